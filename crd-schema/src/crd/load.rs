@@ -1,0 +1,126 @@
+//! Reading CRDs from files and directories.
+
+use std::path::{Path, PathBuf};
+
+use super::CustomResourceDefinition;
+use crate::error::{Error, Result};
+use crate::yaml::{self, Document, Position};
+
+/// A document of a source that is not a CRD, with the reason it was skipped.
+#[derive(Clone, Debug)]
+pub struct Skipped {
+    /// Where the document starts.
+    pub start: Position,
+    /// Why it was skipped, e.g. `kind ConfigMap is not a CustomResourceDefinition`.
+    pub reason: String,
+}
+
+/// One source file, parsed.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The file as given (or found in a directory).
+    pub file: String,
+    /// Its text.
+    pub text: String,
+    /// The CRDs it holds, each with its document.
+    pub crds: Vec<(Document, CustomResourceDefinition)>,
+    /// The documents that are not CRDs.
+    pub skipped: Vec<Skipped>,
+}
+
+fn describe(doc: &Document) -> String {
+    let field = |k: &str| doc.value.get(k).and_then(serde_json::Value::as_str);
+    match (field("apiVersion"), field("kind")) {
+        (Some(api), Some("CustomResourceDefinition")) => {
+            format!("apiVersion {api} is not apiextensions.k8s.io/v1 or v1beta1")
+        }
+        (Some(api), Some(kind)) => format!("{kind} ({api}) is not a CustomResourceDefinition"),
+        _ if !doc.value.is_object() => "not a Kubernetes object (not a mapping)".to_owned(),
+        _ => "not a Kubernetes object (no apiVersion and kind)".to_owned(),
+    }
+}
+
+/// Parses one source text. `file` names it in errors and results.
+pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Err(Error::NotUtf8 { file: file.to_owned(), offset: e.valid_up_to() }),
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let documents = yaml::parse_documents(file, text)?;
+    if documents.is_empty() {
+        return Err(Error::Input { file: file.to_owned(), message: "empty: no YAML or JSON document".to_owned() });
+    }
+    let mut crds = Vec::new();
+    let mut skipped = Vec::new();
+    for doc in documents {
+        match CustomResourceDefinition::from_manifest(&doc.value) {
+            Some(crd) => crds.push((doc, crd)),
+            None => skipped.push(Skipped { start: doc.start, reason: describe(&doc) }),
+        }
+    }
+    Ok(Loaded { file: file.to_owned(), text: text.to_owned(), crds, skipped })
+}
+
+fn is_manifest(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json"))
+}
+
+/// Every manifest file under `dir`, recursively, in sorted order.
+fn walk(dir: &Path, out: &mut Vec<Result<PathBuf>>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(source) => return out.push(Err(Error::Io { path: dir.to_owned(), source })),
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            walk(&path, out);
+        } else if is_manifest(&path) {
+            out.push(Ok(path));
+        }
+    }
+}
+
+/// Reads `path`: a file, or a directory searched recursively for `.yaml`,
+/// `.yml` and `.json` files. One result per file.
+pub fn load(path: &Path) -> Vec<Result<Loaded>> {
+    let files = if path.is_dir() {
+        let mut files = Vec::new();
+        walk(path, &mut files);
+        files
+    } else {
+        vec![Ok(path.to_owned())]
+    };
+    files
+        .into_iter()
+        .map(|file| {
+            let file = file?;
+            let bytes = std::fs::read(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
+            parse_source(&file.display().to_string(), &bytes)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_crds_are_skipped_with_a_reason() {
+        let text = "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\n";
+        let loaded = parse_source("x.yaml", text.as_bytes()).unwrap();
+        assert_eq!(loaded.crds.len(), 1);
+        assert_eq!(loaded.skipped.len(), 1);
+        assert_eq!(loaded.skipped[0].reason, "ConfigMap (v1) is not a CustomResourceDefinition");
+    }
+
+    #[test]
+    fn empty_and_binary_files_are_errors() {
+        let err = parse_source("e.yaml", b"").unwrap_err();
+        assert_eq!(err.to_string(), "e.yaml: empty: no YAML or JSON document");
+        let err = parse_source("b.yaml", b"a: \xff\xfe").unwrap_err();
+        assert_eq!(err.to_string(), "b.yaml: not UTF-8 text: invalid byte at offset 3");
+    }
+}

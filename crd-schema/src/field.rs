@@ -1,0 +1,347 @@
+//! Field paths and field errors, rendered byte-for-byte like Kubernetes'
+//! `k8s.io/apimachinery/pkg/util/validation/field`.
+//!
+//! Entry points: [`Path`] (built with [`Path::child`], [`Path::index`],
+//! [`Path::key`]), [`FieldError`] and its constructors, and [`ErrorList`].
+//! Everything here is plain data: problems found in schemas or objects are
+//! returned as values, never raised.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::gofmt;
+
+/// One step of a [`Path`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathElement {
+    /// A field name, joined with `.`. May itself contain dots.
+    Name(String),
+    /// An array index, rendered `[i]`.
+    Index(usize),
+    /// A map key, rendered `[key]` without quoting.
+    Key(String),
+}
+
+/// A Kubernetes field path such as `spec.versions[0].schema`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Path {
+    elements: Vec<PathElement>,
+}
+
+impl Path {
+    /// The empty path (rendered `<nil>`).
+    pub fn root() -> Self {
+        Self::default()
+    }
+
+    /// A path starting with one name.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self::root().child(name)
+    }
+
+    /// This path followed by a field name.
+    #[must_use]
+    pub fn child(&self, name: impl Into<String>) -> Self {
+        self.with(PathElement::Name(name.into()))
+    }
+
+    /// This path followed by an array index.
+    #[must_use]
+    pub fn index(&self, index: usize) -> Self {
+        self.with(PathElement::Index(index))
+    }
+
+    /// This path followed by a map key.
+    #[must_use]
+    pub fn key(&self, key: impl Into<String>) -> Self {
+        self.with(PathElement::Key(key.into()))
+    }
+
+    fn with(&self, element: PathElement) -> Self {
+        let mut elements = Vec::with_capacity(self.elements.len() + 1);
+        elements.extend_from_slice(&self.elements);
+        elements.push(element);
+        Self { elements }
+    }
+
+    /// The steps of this path.
+    pub fn elements(&self) -> &[PathElement] {
+        &self.elements
+    }
+
+    /// Whether this is the empty path.
+    pub fn is_root(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// This path followed by every step of `other`.
+    #[must_use]
+    pub fn join(&self, other: &Path) -> Self {
+        let mut elements = self.elements.clone();
+        elements.extend_from_slice(&other.elements);
+        Self { elements }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.elements.is_empty() {
+            return f.write_str("<nil>");
+        }
+        for (i, element) in self.elements.iter().enumerate() {
+            match element {
+                PathElement::Name(name) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(name)?;
+                }
+                PathElement::Index(index) => write!(f, "[{index}]")?,
+                PathElement::Key(key) => write!(f, "[{key}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The kind of a [`FieldError`], as Kubernetes' `field.ErrorType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorType {
+    /// `Not found`
+    NotFound,
+    /// `Required value`
+    Required,
+    /// `Duplicate value`
+    Duplicate,
+    /// `Invalid value`
+    Invalid,
+    /// `Unsupported value`
+    NotSupported,
+    /// `Forbidden`
+    Forbidden,
+    /// `Too long`
+    TooLong,
+    /// `Too many`
+    TooMany,
+    /// `Internal error`
+    Internal,
+    /// `Invalid value` (a type mismatch)
+    TypeInvalid,
+}
+
+impl ErrorType {
+    /// The text Kubernetes prints for this type.
+    pub fn text(self) -> &'static str {
+        match self {
+            ErrorType::NotFound => "Not found",
+            ErrorType::Required => "Required value",
+            ErrorType::Duplicate => "Duplicate value",
+            ErrorType::Invalid | ErrorType::TypeInvalid => "Invalid value",
+            ErrorType::NotSupported => "Unsupported value",
+            ErrorType::Forbidden => "Forbidden",
+            ErrorType::TooLong => "Too long",
+            ErrorType::TooMany => "Too many",
+            ErrorType::Internal => "Internal error",
+        }
+    }
+
+    /// The Go constant name (`FieldValueInvalid`, ...).
+    pub fn go_name(self) -> &'static str {
+        match self {
+            ErrorType::NotFound => "FieldValueNotFound",
+            ErrorType::Required => "FieldValueRequired",
+            ErrorType::Duplicate => "FieldValueDuplicate",
+            ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::NotSupported => "FieldValueNotSupported",
+            ErrorType::Forbidden => "FieldValueForbidden",
+            ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::Internal => "InternalError",
+            ErrorType::TypeInvalid => "FieldValueTypeInvalid",
+        }
+    }
+
+    /// Whether the bad value is part of the rendered text.
+    fn shows_value(self) -> bool {
+        !matches!(
+            self,
+            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::Internal
+        )
+    }
+}
+
+/// The offending value carried by a [`FieldError`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum BadValue {
+    /// No value (for types that never show one).
+    None,
+    /// A JSON value, rendered as Kubernetes renders Go values.
+    Json(Value),
+    /// An already rendered value (Go struct dumps and the like).
+    Rendered(String),
+}
+
+impl BadValue {
+    fn render(&self) -> String {
+        match self {
+            BadValue::None => "null".to_owned(),
+            BadValue::Json(value) => gofmt::value(value),
+            BadValue::Rendered(text) => text.clone(),
+        }
+    }
+}
+
+/// One problem found in a schema or an object, as Kubernetes' `field.Error`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    /// Where the problem is.
+    pub path: Path,
+    /// What kind of problem it is.
+    pub kind: ErrorType,
+    /// The offending value, shown for the types that show one.
+    pub value: BadValue,
+    /// Free text appended after `: ` when non-empty.
+    pub detail: String,
+}
+
+impl FieldError {
+    fn make(path: &Path, kind: ErrorType, value: BadValue, detail: impl Into<String>) -> Self {
+        Self { path: path.clone(), kind, value, detail: detail.into() }
+    }
+
+    /// `<path>: Required value[: detail]`
+    pub fn required(path: &Path, detail: impl Into<String>) -> Self {
+        Self::make(path, ErrorType::Required, BadValue::None, detail)
+    }
+
+    /// `<path>: Forbidden[: detail]`
+    pub fn forbidden(path: &Path, detail: impl Into<String>) -> Self {
+        Self::make(path, ErrorType::Forbidden, BadValue::None, detail)
+    }
+
+    /// `<path>: Invalid value: <value>[: detail]`
+    pub fn invalid(path: &Path, value: impl Into<Value>, detail: impl Into<String>) -> Self {
+        Self::make(path, ErrorType::Invalid, BadValue::Json(value.into()), detail)
+    }
+
+    /// `<path>: Invalid value: <rendered>[: detail]` with a pre-rendered value.
+    pub fn invalid_rendered(path: &Path, rendered: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::make(path, ErrorType::Invalid, BadValue::Rendered(rendered.into()), detail)
+    }
+
+    /// `<path>: Unsupported value: <value>: supported values: "a", "b"`
+    pub fn not_supported(path: &Path, value: impl Into<Value>, supported: &[&str]) -> Self {
+        let detail = if supported.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = supported.iter().map(|s| gofmt::quote(s)).collect();
+            format!("supported values: {}", quoted.join(", "))
+        };
+        Self::make(path, ErrorType::NotSupported, BadValue::Json(value.into()), detail)
+    }
+
+    /// `<path>: Duplicate value: <value>`
+    pub fn duplicate(path: &Path, value: impl Into<Value>) -> Self {
+        Self::make(path, ErrorType::Duplicate, BadValue::Json(value.into()), "")
+    }
+
+    /// `<path>: Internal error: <detail>`
+    pub fn internal(path: &Path, detail: impl Into<String>) -> Self {
+        Self::make(path, ErrorType::Internal, BadValue::None, detail)
+    }
+
+    /// A general constructor.
+    pub fn new(path: &Path, kind: ErrorType, value: BadValue, detail: impl Into<String>) -> Self {
+        Self::make(path, kind, value, detail)
+    }
+
+    /// The text after `<path>: `, as Go's `ErrorBody`.
+    pub fn body(&self) -> String {
+        let mut s = self.kind.text().to_owned();
+        if self.kind.shows_value() {
+            s.push_str(": ");
+            s.push_str(&self.value.render());
+        }
+        if !self.detail.is_empty() {
+            s.push_str(": ");
+            s.push_str(&self.detail);
+        }
+        s
+    }
+
+    /// This error with `prefix` put in front of its path.
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &Path) -> Self {
+        self.path = prefix.join(&self.path);
+        self
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.body())
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// A list of field errors.
+pub type ErrorList = Vec<FieldError>;
+
+/// Renders a list like Kubernetes' aggregate: one error as itself, several
+/// as `[e1, e2]` with duplicates removed.
+pub fn aggregate(errors: &[FieldError]) -> String {
+    let mut texts: Vec<String> = Vec::new();
+    for error in errors {
+        let text = error.to_string();
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
+    }
+    match texts.len() {
+        1 => texts.remove(0),
+        _ => format!("[{}]", texts.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn paths_render_like_kubernetes() {
+        assert_eq!(Path::root().to_string(), "<nil>");
+        let p = Path::new("spec").child("validation").child("openAPIV3Schema");
+        assert_eq!(p.key("a.b[0]").child("type").to_string(), "spec.validation.openAPIV3Schema[a.b[0]].type");
+        assert_eq!(Path::root().key("m").index(1).to_string(), "[m][1]");
+        assert_eq!(Path::root().index(0).child("a").to_string(), "[0].a");
+    }
+
+    #[test]
+    fn errors_render_like_kubernetes() {
+        let p = Path::new("a");
+        assert_eq!(FieldError::required(&p, "").to_string(), "a: Required value");
+        assert_eq!(FieldError::forbidden(&p, "x").to_string(), "a: Forbidden: x");
+        assert_eq!(FieldError::invalid(&p, "a\nb", "bad").to_string(), "a: Invalid value: \"a\\nb\": bad");
+        assert_eq!(FieldError::invalid(&p, json!(2.0), "d").to_string(), "a: Invalid value: 2: d");
+        assert_eq!(FieldError::invalid(&p, json!(null), "d").to_string(), "a: Invalid value: null: d");
+        assert_eq!(
+            FieldError::invalid(&p, json!({"b": 1, "a": ["<", 1.5]}), "d").to_string(),
+            "a: Invalid value: {\"a\":[\"\\u003c\",1.5],\"b\":1}: d"
+        );
+        assert_eq!(
+            FieldError::not_supported(&p, "x", &["a", "b"]).to_string(),
+            "a: Unsupported value: \"x\": supported values: \"a\", \"b\""
+        );
+    }
+
+    #[test]
+    fn aggregate_dedups() {
+        let e = FieldError::required(&Path::new("a"), "");
+        assert_eq!(aggregate(std::slice::from_ref(&e)), "a: Required value");
+        let f = FieldError::required(&Path::new("b"), "");
+        assert_eq!(aggregate(&[e.clone(), f, e]), "[a: Required value, b: Required value]");
+    }
+}

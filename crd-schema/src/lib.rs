@@ -1,0 +1,25 @@
+//! Kubernetes structural schemas: the model and the API server's algorithms
+//! over it.
+//!
+//! Entry points:
+//! - [`crd::load_path`] / [`crd::parse_crds`]: read CRDs (apiextensions.k8s.io
+//!   v1 and v1beta1) from YAML or JSON files and directories;
+//! - [`wire::JSONSchemaProps`]: every keyword of a CRD schema, as written;
+//! - [`structural`]: conversion to the structural form and its invariants;
+//! - [`validation`]: what the API server checks about a CRD's schemas.
+//!
+//! Error policy: problems found in schemas are data ([`field::FieldError`],
+//! rendered byte-for-byte as Kubernetes renders them); only operational
+//! failures (I/O, YAML syntax, budgets) are [`Error`]s. Nothing panics on
+//! user input.
+
+pub mod crd;
+pub mod error;
+pub mod field;
+pub mod gofmt;
+pub mod structural;
+pub mod validation;
+pub mod wire;
+pub mod yaml;
+
+pub use error::{Error, Result};
