@@ -11,5 +11,6 @@ use proc_macro::TokenStream;
 pub fn derive_custom_resource_schema(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
     let span = input.into_iter().next().map(|t| t.span()).unwrap_or_else(proc_macro2::Span::call_site);
-    quote::quote_spanned!(span => ::core::compile_error!("#[derive(CustomResourceSchema)] is not implemented yet");).into()
+    quote::quote_spanned!(span => ::core::compile_error!("#[derive(CustomResourceSchema)] is not implemented yet");)
+        .into()
 }

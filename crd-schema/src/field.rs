@@ -164,10 +164,7 @@ impl ErrorType {
 
     /// Whether the bad value is part of the rendered text.
     fn shows_value(self) -> bool {
-        !matches!(
-            self,
-            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::Internal
-        )
+        !matches!(self, ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::Internal)
     }
 }
 

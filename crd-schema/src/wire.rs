@@ -168,7 +168,9 @@ impl DecodeIssue {
             DecodeIssueKind::WrongType(expected) => {
                 format!("{}: cannot decode: expected {expected}", self.path_text(prefix))
             }
-            DecodeIssueKind::UnknownField => format!("unknown field \"{}\"", self.path_text(prefix).trim_start_matches('.')),
+            DecodeIssueKind::UnknownField => {
+                format!("unknown field \"{}\"", self.path_text(prefix).trim_start_matches('.'))
+            }
         }
     }
 }
@@ -183,7 +185,8 @@ pub struct Decoder {
 
 impl Decoder {
     fn wrong(&mut self, expected: &str) {
-        self.issues.push(DecodeIssue { path: self.path.clone(), kind: DecodeIssueKind::WrongType(expected.to_owned()) });
+        self.issues
+            .push(DecodeIssue { path: self.path.clone(), kind: DecodeIssueKind::WrongType(expected.to_owned()) });
     }
 
     fn in_key<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> T) -> T {
@@ -270,9 +273,7 @@ impl Decoder {
     fn map<T>(&mut self, v: &Value, mut item: impl FnMut(&mut Self, &Value) -> T) -> Option<Vec<(String, T)>> {
         match v {
             Value::Null => None,
-            Value::Object(map) => {
-                Some(map.iter().map(|(k, x)| (k.clone(), self.in_key(k, |d| item(d, x)))).collect())
-            }
+            Value::Object(map) => Some(map.iter().map(|(k, x)| (k.clone(), self.in_key(k, |d| item(d, x)))).collect()),
             _ => {
                 self.wrong("an object");
                 None

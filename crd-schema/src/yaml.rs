@@ -137,9 +137,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
         self.visit_f64(v as f64)
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Node, E> {
-        Number::from_f64(v)
-            .map(Node::Number)
-            .ok_or_else(|| E::custom(format!("{v} cannot be represented in JSON")))
+        Number::from_f64(v).map(Node::Number).ok_or_else(|| E::custom(format!("{v} cannot be represented in JSON")))
     }
     fn visit_str<E>(self, v: &str) -> std::result::Result<Node, E> {
         Ok(Node::String(v.to_owned()))
@@ -148,9 +146,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Node::String(v))
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> std::result::Result<Node, E> {
-        String::from_utf8(v.to_vec())
-            .map(Node::String)
-            .map_err(|_| E::custom("binary value is not valid UTF-8"))
+        String::from_utf8(v.to_vec()).map(Node::String).map_err(|_| E::custom("binary value is not valid UTF-8"))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Node, A::Error> {
         let mut items = Vec::new();
@@ -239,8 +235,8 @@ fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> Valu
 /// Parses every document of `text`. Empty documents are skipped. `file`
 /// names the source in errors.
 pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
-    let nodes: Vec<Option<Spanned<Node>>> = serde_saphyr::from_multiple_with_options(text, options())
-        .map_err(|e| syntax_error(file, &e))?;
+    let nodes: Vec<Option<Spanned<Node>>> =
+        serde_saphyr::from_multiple_with_options(text, options()).map_err(|e| syntax_error(file, &e))?;
     let mut documents = Vec::new();
     for node in nodes.into_iter().flatten() {
         if matches!(node.value, Node::Null) {

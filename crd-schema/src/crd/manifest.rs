@@ -45,7 +45,13 @@ impl Reader {
         }
     }
 
-    fn scalar<T>(&mut self, m: &Map<String, Value>, key: &str, path: &[Step], f: impl FnOnce(&mut Decoder, &Value) -> T) -> T {
+    fn scalar<T>(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &[Step],
+        f: impl FnOnce(&mut Decoder, &Value) -> T,
+    ) -> T {
         let mut d = Decoder::default();
         let out = f(&mut d, m.get(key).unwrap_or(&Value::Null));
         self.absorb(d, &with(path, Step::Key(key.to_owned())));

@@ -39,6 +39,9 @@ pub fn validate_structural(_path: &Path, _schema: &Structural, _options: &Valida
 /// The errors behind a stored v1 CRD's NonStructuralSchema condition:
 /// `preserveUnknownFields: true` first, then each version's structural
 /// errors under `spec.versions[<i>].schema.openAPIV3Schema`.
-pub fn nonstructural_condition(_preserve_unknown_fields: Option<bool>, _versions: &[Option<&JSONSchemaProps>]) -> ErrorList {
+pub fn nonstructural_condition(
+    _preserve_unknown_fields: Option<bool>,
+    _versions: &[Option<&JSONSchemaProps>],
+) -> ErrorList {
     ErrorList::new()
 }

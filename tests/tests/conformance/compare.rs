@@ -15,11 +15,7 @@ pub fn texts(actual: &[String], expected: &[String], order: &str) -> Result<(), 
     } else {
         actual == expected
     };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("  expected ({order}):\n{}\n  actual:\n{}", bullet(expected), bullet(actual)))
-    }
+    if ok { Ok(()) } else { Err(format!("  expected ({order}):\n{}\n  actual:\n{}", bullet(expected), bullet(actual))) }
 }
 
 /// The strings of a JSON array.

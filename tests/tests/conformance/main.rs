@@ -62,7 +62,8 @@ fn conformance() {
                 }
                 (Some(entry), Some(Ok(()))) => {
                     used_skips.insert(entry);
-                    failures.push(format!("{file}: {name}: passes but is in the skip list ({})", skip::REASONS[entry].2));
+                    failures
+                        .push(format!("{file}: {name}: passes but is in the skip list ({})", skip::REASONS[entry].2));
                 }
                 (Some(entry), Some(Err(_))) => {
                     used_skips.insert(entry);
