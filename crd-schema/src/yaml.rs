@@ -255,7 +255,10 @@ fn syntax_error(file: &str, e: &serde_saphyr::Error) -> Error {
     let (line, column) = location.map(|l| (l.line(), l.column())).unwrap_or((0, 0));
     let message = e.without_snippet().to_string();
     // The rendered message may repeat the position; keep the first line.
-    let message = message.lines().next().unwrap_or("invalid YAML").to_owned();
+    let mut message = message.lines().next().unwrap_or("invalid YAML").to_owned();
+    if message.contains("recursion limit exceeded") || message.contains("max_depth") {
+        message = format!("document nested more than {MAX_DEPTH} levels deep ({message})");
+    }
     Error::Syntax { file: file.to_owned(), line, column, message }
 }
 

@@ -40,17 +40,32 @@ fn describe(doc: &Document) -> String {
     }
 }
 
-/// Parses one source text. `file` names it in errors and results.
-pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => return Err(Error::NotUtf8 { file: file.to_owned(), offset: e.valid_up_to() }),
-    };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+/// The text of a source: UTF-8 (a byte order mark is dropped).
+pub fn source_text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.strip_prefix('\u{feff}').unwrap_or(text)),
+        Err(e) => Err(Error::NotUtf8 { file: file.to_owned(), offset: e.valid_up_to() }),
+    }
+}
+
+/// Parses every document of a source; an empty source is an error.
+pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
     let documents = yaml::parse_documents(file, text)?;
     if documents.is_empty() {
         return Err(Error::Input { file: file.to_owned(), message: "empty: no YAML or JSON document".to_owned() });
     }
+    Ok(documents)
+}
+
+/// Reads a file's bytes.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Io { path: path.to_owned(), source })
+}
+
+/// Parses one source text. `file` names it in errors and results.
+pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
+    let text = source_text(file, bytes)?;
+    let documents = source_documents(file, text)?;
     let mut crds = Vec::new();
     let mut skipped = Vec::new();
     for doc in documents {
@@ -97,7 +112,7 @@ pub fn load(path: &Path) -> Vec<Result<Loaded>> {
         .into_iter()
         .map(|file| {
             let file = file?;
-            let bytes = std::fs::read(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
+            let bytes = read_file(&file)?;
             parse_source(&file.display().to_string(), &bytes)
         })
         .collect()

@@ -13,7 +13,7 @@
 mod load;
 mod manifest;
 
-pub use load::{Loaded, Skipped, load, parse_source};
+pub use load::{Loaded, Skipped, load, parse_source, read_file, source_documents, source_text};
 
 use serde_json::Value;
 

@@ -1,0 +1,289 @@
+//! `crd check`: what the API server would say about CRDs, without a cluster.
+//!
+//! For each CRD: decoding problems (wrong types, unknown fields, as strict
+//! field validation reports them), then the schema-related errors of a
+//! create (v1) — for v1beta1, which no current server serves, the rules that
+//! applied to it (those of an update from itself) — as errors; the
+//! NonStructuralSchema condition and whether pruning is off as warnings.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crd_schema::crd::{self, CustomResourceDefinition, Loaded};
+use crd_schema::field::FieldError;
+use crd_schema::wire::{DecodeIssueKind, JSONSchemaProps};
+use crd_schema::yaml::{Document, Position, Step};
+use crd_schema::{structural, validation};
+use serde_json::{Value, json};
+
+use super::diag;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// rustc-like diagnostics.
+    Text,
+    /// `[{"file", "name", "version", "errors", "warnings"}]`.
+    Json,
+}
+
+/// One finding with its position in the source.
+#[derive(Debug)]
+struct Finding {
+    text: String,
+    at: Option<Position>,
+}
+
+/// Everything said about one CRD.
+#[derive(Debug)]
+struct Report {
+    file: String,
+    name: String,
+    api_version: String,
+    errors: Vec<Finding>,
+    warnings: Vec<Finding>,
+}
+
+const V1: &str = "apiextensions.k8s.io/v1";
+
+fn field_findings(errors: Vec<FieldError>, doc: &Document, hoisted: bool) -> Vec<Finding> {
+    errors
+        .into_iter()
+        .map(|e| {
+            let steps = diag::document_steps(&e.path, hoisted);
+            Finding { text: e.to_string(), at: diag::locate(&doc.spans, &steps) }
+        })
+        .collect()
+}
+
+/// Checks one CRD of a document.
+fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Report {
+    let v1 = crd.api_version == V1;
+    let mut errors: Vec<Finding> = crd
+        .decode_issues
+        .iter()
+        .map(|issue| Finding {
+            text: match issue.kind {
+                DecodeIssueKind::UnknownField => issue.message(""),
+                DecodeIssueKind::WrongType(_) => issue.message(""),
+            },
+            at: doc.spans.nearest(&issue.path),
+        })
+        .collect();
+    let schema_errors = if v1 {
+        validation::validate_crd_create(&crd.spec)
+    } else {
+        validation::validate_crd_update(&crd.spec, &crd.spec)
+    };
+    errors.extend(field_findings(schema_errors, doc, v1));
+    Report {
+        file: file.to_owned(),
+        name: crd.name.clone(),
+        api_version: crd.api_version.clone(),
+        errors,
+        warnings: warnings(doc, crd),
+    }
+}
+
+/// The NonStructuralSchema condition, pruning, and the v1beta1 note.
+fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
+    let spec = &crd.spec;
+    let mut out = Vec::new();
+    let start = Some(doc.start);
+    if crd.api_version != V1 {
+        out.push(Finding {
+            text: format!(
+                "{} is not served since Kubernetes 1.22; checked with the rules that applied to it",
+                crd.api_version
+            ),
+            at: start,
+        });
+    }
+    let schemas: Vec<Option<&JSONSchemaProps>> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
+    let condition = structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas);
+    if !condition.is_empty() {
+        let steps = [Step::Key("spec".into())];
+        let at = doc.spans.nearest(&steps);
+        out.push(Finding { text: format!("NonStructuralSchema: {}", crd_schema::field::aggregate(&condition)), at });
+    }
+    if spec.preserve_unknown_fields == Some(true) {
+        out.push(Finding {
+            text: "pruning is off (spec.preserveUnknownFields: true): unknown fields are stored as sent".to_owned(),
+            at: doc.spans.nearest(&[Step::Key("spec".into()), Step::Key("preserveUnknownFields".into())]).or(start),
+        });
+    }
+    for (i, version) in spec.versions.iter().enumerate() {
+        if version.served && spec.version_schema(i).is_none() && spec.preserve_unknown_fields != Some(true) {
+            out.push(Finding { text: format!("version {} has no schema", version.name), at: start });
+        }
+    }
+    out
+}
+
+/// Checks a bare `openAPIV3Schema` as the only version of a CRD.
+fn check_schema(file: &str, doc: &Document) -> Report {
+    let (schema, issues) = JSONSchemaProps::decode(&doc.value);
+    let mut errors: Vec<Finding> = issues
+        .iter()
+        .map(|issue| Finding { text: issue.message("openAPIV3Schema"), at: doc.spans.nearest(&issue.path) })
+        .collect();
+    let spec = crd::CrdSpec {
+        group: "example.com".to_owned(),
+        validation: Some(crd::CustomResourceValidation { open_api_v3_schema: Some(schema) }),
+        versions: vec![crd::CrdVersion { name: "v1".to_owned(), served: true, storage: true, ..Default::default() }],
+        preserve_unknown_fields: Some(false),
+        ..Default::default()
+    };
+    let prefix = crd_schema::field::Path::new("spec").child("validation");
+    for e in validation::validate_crd_create(&spec) {
+        let relative = match e.path.elements().strip_prefix(prefix.elements()) {
+            Some(rest) => rest.iter().cloned().fold(crd_schema::field::Path::root(), |p, el| match el {
+                crd_schema::field::PathElement::Name(n) => p.child(n),
+                crd_schema::field::PathElement::Key(k) => p.key(k),
+                crd_schema::field::PathElement::Index(i) => p.index(i),
+            }),
+            None => e.path.clone(),
+        };
+        let e = FieldError { path: relative, ..e };
+        let mut steps = diag::document_steps(&e.path, false);
+        if steps.first() == Some(&Step::Key("openAPIV3Schema".into())) {
+            steps.remove(0);
+        }
+        errors.push(Finding { text: e.to_string(), at: doc.spans.nearest(&steps) });
+    }
+    Report { file: file.to_owned(), name: String::new(), api_version: String::new(), errors, warnings: Vec::new() }
+}
+
+/// What a run found, and whether it could run at all.
+#[derive(Debug, Default)]
+struct Outcome {
+    reports: Vec<(Report, String)>,
+    failures: Vec<String>,
+    notes: Vec<String>,
+}
+
+fn check_loaded(loaded: &Loaded, explicit: bool, outcome: &mut Outcome) {
+    for (doc, crd) in &loaded.crds {
+        outcome.reports.push((check_crd(&loaded.file, doc, crd), loaded.text.clone()));
+    }
+    for skipped in &loaded.skipped {
+        outcome.notes.push(format!("{}:{}: skipped: {}", loaded.file, skipped.start, skipped.reason));
+    }
+    if loaded.crds.is_empty() && explicit {
+        outcome.failures.push(format!("{}: no CustomResourceDefinition in this file", loaded.file));
+    }
+}
+
+fn run_paths(paths: &[PathBuf], schema: bool) -> Outcome {
+    let mut outcome = Outcome::default();
+    for path in paths {
+        if schema {
+            match read_schema_file(path) {
+                Ok((file, text, docs)) => {
+                    for doc in &docs {
+                        outcome.reports.push((check_schema(&file, doc), text.clone()));
+                    }
+                }
+                Err(e) => outcome.failures.push(e.to_string()),
+            }
+            continue;
+        }
+        let explicit = !path.is_dir();
+        for result in crd::load(path) {
+            match result {
+                Err(e) => outcome.failures.push(e.to_string()),
+                Ok(loaded) => check_loaded(&loaded, explicit, &mut outcome),
+            }
+        }
+    }
+    outcome
+}
+
+/// With `--schema`, every document of the file is a bare schema.
+fn read_schema_file(path: &std::path::Path) -> crd_schema::Result<(String, String, Vec<Document>)> {
+    let file = path.display().to_string();
+    let bytes = crd::read_file(path)?;
+    let text = crd::source_text(&file, &bytes)?;
+    let docs = crd::source_documents(&file, text)?;
+    Ok((file, text.to_owned(), docs))
+}
+
+/// Runs `crd check`; returns the exit code (0 valid, 1 invalid, 2 could not run).
+pub fn run(paths: &[PathBuf], schema: bool, format: Format, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let outcome = run_paths(paths, schema);
+    let io = match format {
+        Format::Text => print_text(&outcome, out, err),
+        Format::Json => print_json(&outcome, out, err),
+    };
+    if io.is_err() {
+        return 2;
+    }
+    if !outcome.failures.is_empty() {
+        2
+    } else if outcome.reports.iter().any(|(r, _)| !r.errors.is_empty()) {
+        1
+    } else {
+        0
+    }
+}
+
+fn print_text(outcome: &Outcome, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<()> {
+    let (mut errors, mut warnings) = (0, 0);
+    for (report, text) in &outcome.reports {
+        let subject = if report.name.is_empty() {
+            "schema".to_owned()
+        } else {
+            format!("crd: {} ({})", report.name, report.api_version)
+        };
+        let notes = [subject];
+        for f in &report.errors {
+            write!(out, "{}", diag::render("error", &f.text, &report.file, text, f.at, &notes))?;
+            errors += 1;
+        }
+        for f in &report.warnings {
+            write!(out, "{}", diag::render("warning", &f.text, &report.file, text, f.at, &notes))?;
+            warnings += 1;
+        }
+    }
+    for note in &outcome.notes {
+        writeln!(err, "note: {note}")?;
+    }
+    for failure in &outcome.failures {
+        writeln!(err, "error: {failure}")?;
+    }
+    let valid = outcome.reports.iter().filter(|(r, _)| r.errors.is_empty()).count();
+    let schemas = outcome.reports.iter().all(|(r, _)| r.name.is_empty()) && !outcome.reports.is_empty();
+    let noun = match (schemas, outcome.reports.len()) {
+        (true, 1) => "schema",
+        (true, _) => "schemas",
+        (false, 1) => "CRD",
+        (false, _) => "CRDs",
+    };
+    writeln!(
+        out,
+        "checked {} {noun}: {valid} valid, {} invalid; {errors} errors, {warnings} warnings",
+        outcome.reports.len(),
+        outcome.reports.len() - valid
+    )
+}
+
+fn print_json(outcome: &Outcome, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<()> {
+    let texts = |v: &[Finding]| v.iter().map(|f| f.text.clone()).collect::<Vec<_>>();
+    let entries: Vec<Value> = outcome
+        .reports
+        .iter()
+        .map(|(r, _)| {
+            json!({"file": r.file, "name": r.name, "version": r.api_version,
+                "errors": texts(&r.errors), "warnings": texts(&r.warnings)})
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&entries).map_err(std::io::Error::other)?;
+    writeln!(out, "{text}")?;
+    for note in &outcome.notes {
+        writeln!(err, "note: {note}")?;
+    }
+    for failure in &outcome.failures {
+        writeln!(err, "error: {failure}")?;
+    }
+    Ok(())
+}

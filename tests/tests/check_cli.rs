@@ -1,0 +1,214 @@
+//! `crd check` end to end: exit codes, diagnostics, JSON output, hostile
+//! input and the real-world corpus.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Runs the `crd` tool in-process; returns (exit code, stdout, stderr).
+fn crd(args: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
+    (code, String::from_utf8(out).expect("utf-8 stdout"), String::from_utf8(err).expect("utf-8 stderr"))
+}
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn corpus() -> PathBuf {
+    workspace().join("../shared/corpus/crds")
+}
+
+/// A scratch directory for this test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crd-check-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write scratch file");
+    path.display().to_string()
+}
+
+/// A v1 CRD around `schema` (indented YAML lines of the openAPIV3Schema).
+fn crd_yaml(schema: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: foos.example.com\n\
+         spec:\n  group: example.com\n  names: {{plural: foos, kind: Foo}}\n  scope: Namespaced\n  versions:\n\
+         \x20 - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n{schema}"
+    )
+}
+
+#[test]
+fn bundled_example_is_valid() {
+    let example = workspace().join("examples/crds");
+    let (code, out, err) = crd(&["check", example.to_str().expect("path")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("checked 1 CRD: 1 valid, 0 invalid"), "{out}");
+}
+
+#[test]
+fn every_v1_corpus_crd_is_valid() {
+    let (code, out, err) = crd(&["check", "--format", "json", corpus().to_str().expect("path")]);
+    assert_eq!(code, 0, "{err}");
+    let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
+    assert_eq!(reports.len(), 122);
+    let v1: Vec<&Value> = reports.iter().filter(|r| r["version"] == "apiextensions.k8s.io/v1").collect();
+    assert_eq!(v1.len(), 114);
+    for report in &v1 {
+        assert_eq!(report["errors"], Value::Array(vec![]), "{}", report["name"]);
+        assert_eq!(report["warnings"], Value::Array(vec![]), "{}", report["name"]);
+    }
+}
+
+#[test]
+fn schemaless_v1beta1_crds_are_not_structural_and_not_pruned() {
+    let file = corpus().join("argoproj__argo-cd/workflows.argoproj.io.yaml");
+    let (code, out, _) = crd(&["check", "--format", "json", file.to_str().expect("path")]);
+    assert_eq!(code, 0, "{out}");
+    let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
+    let warnings: Vec<&str> =
+        reports[0]["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    assert!(warnings.contains(&"NonStructuralSchema: spec.preserveUnknownFields: Invalid value: true: must be false"));
+    assert!(warnings.iter().any(|w| w.starts_with("pruning is off")), "{warnings:?}");
+}
+
+#[test]
+fn invalid_schema_reports_kubernetes_text_with_position() {
+    let dir = scratch("invalid");
+    let schema = "        type: object\n        properties:\n          foo:\n            type: bogus\n";
+    let file = write(&dir, "foo.yaml", crd_yaml(schema).as_bytes());
+    let (code, out, _) = crd(&["check", &file]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(
+        "error: spec.validation.openAPIV3Schema.properties[foo].type: Unsupported value: \"bogus\": supported values: \
+         \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\""
+    ));
+    assert!(out.contains(&format!("--> {file}:18:19")), "{out}");
+    assert!(out.contains("18 |             type: bogus"), "{out}");
+
+    let (code, out, _) = crd(&["check", "--format", "json", &file]);
+    assert_eq!(code, 1);
+    let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
+    assert_eq!(reports[0]["name"], "foos.example.com");
+    assert_eq!(reports[0]["errors"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn bare_schema_mode() {
+    let dir = scratch("schema");
+    let file = write(
+        &dir,
+        "schema.yaml",
+        b"type: object\nproperties:\n  a:\n    uniqueItems: true\n    type: array\n    items: {type: string}\n",
+    );
+    let (code, out, _) = crd(&["check", "--schema", &file]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error: openAPIV3Schema.properties[a].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic"), "{out}");
+    assert!(out.contains(&format!("--> {file}:4:18")), "{out}");
+}
+
+#[test]
+fn yaml_syntax_error_exits_2_with_position() {
+    let dir = scratch("syntax");
+    let file = write(&dir, "bad.yaml", b"apiVersion: v1\nkind: [unclosed\n");
+    let (code, _, err) = crd(&["check", &file]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("error: {file}:")), "{err}");
+    let position = err.trim_start_matches(&format!("error: {file}:"));
+    let mut parts = position.splitn(3, ':');
+    let line: u64 = parts.next().and_then(|l| l.parse().ok()).expect("line number");
+    let column: u64 = parts.next().and_then(|c| c.parse().ok()).expect("column number");
+    assert!(line >= 2 && column >= 1, "{err}");
+}
+
+#[test]
+fn non_crd_documents_are_skipped_but_a_file_without_crds_fails() {
+    let dir = scratch("nocrd");
+    let mixed =
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\n---\n{}", crd_yaml("        type: object\n"));
+    let file = write(&dir, "mixed.yaml", mixed.as_bytes());
+    let (code, out, err) = crd(&["check", &file]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains(&format!("note: {file}:1:1: skipped: ConfigMap (v1) is not a CustomResourceDefinition")),
+        "{err}"
+    );
+
+    let only = write(&dir, "cm.yaml", b"apiVersion: v1\nkind: ConfigMap\n");
+    let (code, _, err) = crd(&["check", &only]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no CustomResourceDefinition in this file"), "{err}");
+}
+
+#[test]
+fn empty_and_non_utf8_files_are_clear_errors() {
+    let dir = scratch("encoding");
+    let empty = write(&dir, "empty.yaml", b"");
+    let (code, _, err) = crd(&["check", &empty]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{empty}: empty: no YAML or JSON document")), "{err}");
+
+    let binary = write(&dir, "binary.yaml", b"kind: \xff\xfe\x00");
+    let (code, _, err) = crd(&["check", &binary]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{binary}: not UTF-8 text: invalid byte at offset 6")), "{err}");
+}
+
+#[test]
+fn alias_bomb_is_refused_quickly() {
+    let dir = scratch("bomb");
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let file = write(&dir, "bomb.yaml", text.as_bytes());
+    let (code, _, err) = crd(&["check", &file]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&file) && err.to_lowercase().contains("budget"), "{err}");
+}
+
+#[test]
+fn ten_thousand_deep_schema_is_refused_without_overflow() {
+    let dir = scratch("deep");
+    // JSON keeps the nesting compact: properties.a.properties.a...
+    let mut schema = String::from("{\"type\": \"object\"}");
+    for _ in 0..10_000 {
+        schema = format!("{{\"type\": \"object\", \"properties\": {{\"a\": {schema}}}}}");
+    }
+    let text = format!(
+        "{{\"apiVersion\": \"apiextensions.k8s.io/v1\", \"kind\": \"CustomResourceDefinition\", \
+         \"metadata\": {{\"name\": \"foos.example.com\"}}, \"spec\": {{\"versions\": [{{\"name\": \"v1\", \
+         \"schema\": {{\"openAPIV3Schema\": {schema}}}}}]}}}}"
+    );
+    let file = write(&dir, "deep.json", text.as_bytes());
+    let (code, _, err) = crd(&["check", &file]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("error: {file}:1:")) && err.contains("nested more than 256 levels deep"), "{err}");
+}
+
+#[test]
+fn fifty_megabyte_document_is_checked() {
+    let dir = scratch("huge");
+    let description = "x".repeat(50 * 1024 * 1024);
+    let schema = format!("        type: object\n        description: {description}\n");
+    let file = write(&dir, "huge.yaml", crd_yaml(&schema).as_bytes());
+    let (code, out, err) = crd(&["check", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("checked 1 CRD: 1 valid"), "{out}");
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    assert_eq!(crd(&[]).0, 2);
+    assert_eq!(crd(&["check"]).0, 2);
+    assert_eq!(crd(&["check", "--format", "xml", "x"]).0, 2);
+    let (code, _, err) = crd(&["check", "/nonexistent/crd.yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/crd.yaml: cannot read"), "{err}");
+}
