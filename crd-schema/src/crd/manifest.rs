@@ -212,6 +212,10 @@ fn with(path: &[Step], step: Step) -> Vec<Step> {
 
 /// Applies the API server's defaulting for the served API version.
 fn default_spec(spec: &mut CrdSpec, layout: Layout) {
+    // v1's `preserveUnknownFields` is a plain bool: absent means false.
+    if layout == Layout::V1 && spec.preserve_unknown_fields.is_none() {
+        spec.preserve_unknown_fields = Some(false);
+    }
     if layout == Layout::V1beta1 {
         if spec.preserve_unknown_fields.is_none() {
             spec.preserve_unknown_fields = Some(true);
@@ -291,6 +295,7 @@ mod tests {
         assert!(crd.spec.versions.iter().all(|v| v.schema.is_none()));
         assert_eq!(crd.spec.version_schema(1).unwrap().type_, "object");
         assert_eq!(crd.spec.names.list_kind, "FooList");
+        assert_eq!(crd.spec.preserve_unknown_fields, Some(false));
     }
 
     #[test]
