@@ -14,9 +14,11 @@
 //! user input.
 
 pub mod crd;
+pub mod defaulting;
 pub mod error;
 pub mod field;
 pub mod gofmt;
+pub mod pruning;
 pub mod structural;
 pub mod validation;
 pub mod wire;

@@ -8,6 +8,8 @@
 
 mod compare;
 mod crd_validation;
+mod defaulting;
+mod pruning;
 mod skip;
 mod structural;
 
@@ -28,6 +30,9 @@ fn run_case(file: &str, case: &Value) -> Option<Result<(), String>> {
     match file {
         "structural.json" => Some(structural::run(case)),
         "crd-schema-validation.json" => Some(crd_validation::run(case)),
+        "pruning.json" => Some(pruning::run(case)),
+        "prune-nulls.json" => Some(defaulting::run_prune_nulls(case)),
+        "defaulting.json" => Some(defaulting::run(case)),
         _ => None,
     }
 }

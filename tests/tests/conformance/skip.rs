@@ -5,12 +5,9 @@
 pub const REASONS: &[(&str, &str, &str)] = &[
     // Whole files whose algorithms land with later issues.
     ("default-validation.json", "*", "default validation lands with the decode pipeline (issue 3)"),
-    ("defaulting.json", "*", "defaulting lands with the decode pipeline (issue 3)"),
     ("listtype.json", "*", "list-type validation lands with value validation (issue 6)"),
     ("objectmeta.json", "*", "ObjectMeta coercion lands with the decode pipeline (issue 3)"),
     ("openapi.json", "*", "publishing lands with issue 7"),
-    ("prune-nulls.json", "*", "null pruning lands with the decode pipeline (issue 3)"),
-    ("pruning.json", "*", "pruning lands with the decode pipeline (issue 3)"),
     ("value-validation.json", "*", "value validation lands with issue 6"),
     // crd-schema-validation.json: errors that only CEL compilation (compile errors, cost estimates,
     // oldSelf analysis) or the default-value check produce; both land with later work.
