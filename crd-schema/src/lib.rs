@@ -18,6 +18,7 @@ pub mod defaulting;
 pub mod error;
 pub mod field;
 pub mod gofmt;
+pub mod goregexp;
 pub mod pruning;
 pub mod structural;
 pub mod validation;

@@ -118,16 +118,11 @@ fn check_value_validation(
         check_nested(&path.child("not"), not, false, false, &no_cel, errors);
     }
     if !v.pattern.is_empty()
-        && let Err(e) = regexp_check(&v.pattern)
+        && let Err(e) = crate::goregexp::check(&v.pattern)
     {
         let detail = format!("must be a valid regular expression, but isn't: {e}");
         errors.push(FieldError::invalid(&path.child("pattern"), v.pattern.as_str(), detail));
     }
-}
-
-// TEMPORARY until crate::goregexp lands.
-fn regexp_check(_pattern: &str) -> Result<(), String> {
-    Ok(())
 }
 
 /// The checks of one schema found under a junctor (`nested`, at `path`),
@@ -437,6 +432,23 @@ mod tests {
         let extra = json!({"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": true,
             "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}}});
         assert_eq!(invariants(extra).len(), 2);
+    }
+
+    #[test]
+    fn patterns_must_be_go_regular_expressions() {
+        let got = invariants(json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "+",
+            "allOf": [{"pattern": "["}]}}}));
+        assert_eq!(
+            got,
+            vec![
+                "properties[a].allOf[0].pattern: Invalid value: \"[\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ]: `[`",
+                "properties[a].pattern: Invalid value: \"+\": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: `+`",
+            ]
+        );
+        assert!(
+            invariants(json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z]+$"}}}))
+                .is_empty()
+        );
     }
 
     #[test]
