@@ -2,11 +2,15 @@
 //! over it.
 //!
 //! Entry points:
-//! - [`crd::load_path`] / [`crd::parse_crds`]: read CRDs (apiextensions.k8s.io
+//! - [`crd::load`] / [`crd::parse_source`]: read CRDs (apiextensions.k8s.io
 //!   v1 and v1beta1) from YAML or JSON files and directories;
 //! - [`wire::JSONSchemaProps`]: every keyword of a CRD schema, as written;
 //! - [`structural`]: conversion to the structural form and its invariants;
-//! - [`validation`]: what the API server checks about a CRD's schemas.
+//! - [`validation`]: what the API server checks about a CRD's schemas;
+//! - [`pruning`], [`defaulting`], [`objectmeta`]: the steps of the API
+//!   server's decode pipeline;
+//! - [`value_validation`] and [`listtype`]: validation of objects against a
+//!   schema.
 //!
 //! Error policy: problems found in schemas are data ([`field::FieldError`],
 //! rendered byte-for-byte as Kubernetes renders them); only operational
@@ -19,9 +23,12 @@ pub mod error;
 pub mod field;
 pub mod gofmt;
 pub mod goregexp;
+pub mod listtype;
+pub mod objectmeta;
 pub mod pruning;
 pub mod structural;
 pub mod validation;
+pub mod value_validation;
 pub mod wire;
 pub mod yaml;
 

@@ -9,14 +9,15 @@
 //!   `spec.preserveUnknownFields`);
 //! - [`validate_custom_resource_validation`]: the check of one
 //!   `validation` block under explicit [`ValidationOptions`];
+//! - [`validate_defaults`]: the default-value check of a structural schema;
 //! - [`fieldpath`]: the `fieldPath` syntax of `x-kubernetes-validations`.
 //!
 //! Modules: `crd` (spec level: options on create and update, schema
 //! presence, `preserveUnknownFields`), `root` (root restrictions),
 //! `schema_walk` (the per-node rules), `listtype` (list and map types),
-//! `rules` (`x-kubernetes-validations` placement), `cel` and `defaults`
-//! (hooks for CEL compilation and the default-value check, which land with
-//! later work and report nothing until then).
+//! `rules` (`x-kubernetes-validations` placement), `defaults` (the
+//! default-value check), `cel` (hook for CEL compilation, which lands with
+//! later work and reports nothing until then).
 
 mod cel;
 mod crd;
@@ -28,6 +29,7 @@ mod rules;
 mod schema_walk;
 
 pub use crd::{validate_crd_create, validate_crd_update};
+pub use defaults::validate_defaults;
 
 use crate::crd::CustomResourceValidation;
 use crate::field::{ErrorList, FieldError, Path};
@@ -145,7 +147,7 @@ fn structural_step(schema_path: &Path, schema: &JSONSchemaProps, options: &Valid
     if !errors.is_empty() {
         return StructuralStep { errors, ..StructuralStep::default() };
     }
-    let errors = defaults::validate_defaults(schema_path, &ss, options.require_pruned_defaults);
+    let errors = defaults::validate_defaults(schema_path, &ss, true, options.require_pruned_defaults);
     let cel = errors.is_empty();
     StructuralStep { errors, conversion_error: None, cel }
 }

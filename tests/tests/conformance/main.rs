@@ -8,10 +8,14 @@
 
 mod compare;
 mod crd_validation;
+mod default_validation;
 mod defaulting;
+mod listtype;
+mod objectmeta;
 mod pruning;
 mod skip;
 mod structural;
+mod value_validation;
 
 use std::path::PathBuf;
 
@@ -33,6 +37,10 @@ fn run_case(file: &str, case: &Value) -> Option<Result<(), String>> {
         "pruning.json" => Some(pruning::run(case)),
         "prune-nulls.json" => Some(defaulting::run_prune_nulls(case)),
         "defaulting.json" => Some(defaulting::run(case)),
+        "listtype.json" => Some(listtype::run(case)),
+        "value-validation.json" => Some(value_validation::run(case)),
+        "objectmeta.json" => Some(objectmeta::run(case)),
+        "default-validation.json" => Some(default_validation::run(case)),
         _ => None,
     }
 }

@@ -1,0 +1,206 @@
+//! The schema as kube-openapi's validator sees it, built from the structural
+//! form the way `ConvertJSONSchemaPropsWithPostProcess` builds a
+//! `spec.Schema`.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::CompatibilityVersion;
+use super::formats;
+use crate::structural::{NestedValueValidation, Structural, StructuralOrBool, ValueValidation};
+
+/// `additionalProperties` of a node.
+#[derive(Clone, Debug)]
+pub(crate) enum Additional {
+    /// `true` or `false`.
+    Allows(bool),
+    /// A schema for the values of unlisted keys.
+    Schema(Box<Node>),
+}
+
+/// One schema node with everything the validators read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Node {
+    pub types: Vec<String>,
+    pub nullable: bool,
+    /// The format after stripping the ones Kubernetes does not support.
+    pub format: String,
+    pub maximum: Option<f64>,
+    pub exclusive_maximum: bool,
+    pub minimum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub multiple_of: Option<f64>,
+    pub max_length: Option<i64>,
+    pub min_length: Option<i64>,
+    pub pattern: String,
+    pub max_items: Option<i64>,
+    pub min_items: Option<i64>,
+    pub unique_items: bool,
+    pub enum_: Vec<Value>,
+    pub max_properties: Option<i64>,
+    pub min_properties: Option<i64>,
+    pub required: Vec<String>,
+    pub properties: Vec<(String, Node)>,
+    /// Where each property sits in `properties` (filled by the conversion;
+    /// when empty, `properties` is searched).
+    pub property_index: HashMap<String, usize>,
+    pub additional: Option<Additional>,
+    pub items: Option<Box<Node>>,
+    pub all_of: Vec<Node>,
+    pub any_of: Vec<Node>,
+    pub one_of: Vec<Node>,
+    pub not: Option<Box<Node>>,
+}
+
+impl Node {
+    /// Converts a structural schema node and everything under it.
+    pub fn from_structural(s: &Structural, version: CompatibilityVersion) -> Node {
+        let types = types_of(&s.generic.type_, s.extensions.x_int_or_string);
+        let mut node = Node::with_validations(types, s.generic.nullable, &s.value_validation, version);
+        node.set_properties(s.properties.iter().map(|(k, v)| (k.clone(), Node::from_structural(v, version))));
+        node.additional = match &s.additional_properties {
+            None => None,
+            Some(StructuralOrBool::Bool(b)) => Some(Additional::Allows(*b)),
+            Some(StructuralOrBool::Structural(x)) => {
+                Some(Additional::Schema(Box::new(Node::from_structural(x, version))))
+            }
+        };
+        node.items = s.items.as_ref().map(|i| Box::new(Node::from_structural(i, version)));
+        node
+    }
+
+    /// Converts a schema under a junctor. Its `type`, `nullable` and
+    /// `x-kubernetes-int-or-string` (forbidden there, except in the
+    /// int-or-string pattern) take part in validation like anywhere else.
+    fn from_nested(n: &NestedValueValidation, version: CompatibilityVersion) -> Node {
+        let generic = &n.forbidden_generics;
+        let types = types_of(&generic.type_, n.forbidden_extensions.x_int_or_string);
+        let mut node = Node::with_validations(types, generic.nullable, &n.value_validation, version);
+        node.set_properties(n.properties().iter().map(|(k, v)| (k.clone(), Node::from_nested(v, version))));
+        node.additional =
+            n.additional_properties.as_ref().map(|x| Additional::Schema(Box::new(Node::from_nested(x, version))));
+        node.items = n.items.as_ref().map(|i| Box::new(Node::from_nested(i, version)));
+        node
+    }
+
+    // The keywords shared by structural and nested nodes. The format is
+    // stripped right away, as Kubernetes' post-processing does per node.
+    fn with_validations(
+        types: Vec<String>,
+        nullable: bool,
+        v: &ValueValidation,
+        version: CompatibilityVersion,
+    ) -> Node {
+        let format = formats::strip_unsupported(&v.format, &types, version);
+        let nested = |list: &[NestedValueValidation]| list.iter().map(|x| Node::from_nested(x, version)).collect();
+        Node {
+            nullable,
+            format,
+            maximum: v.maximum,
+            exclusive_maximum: v.exclusive_maximum,
+            minimum: v.minimum,
+            exclusive_minimum: v.exclusive_minimum,
+            multiple_of: v.multiple_of,
+            max_length: v.max_length,
+            min_length: v.min_length,
+            pattern: v.pattern.clone(),
+            max_items: v.max_items,
+            min_items: v.min_items,
+            unique_items: v.unique_items,
+            enum_: v.enum_.clone(),
+            max_properties: v.max_properties,
+            min_properties: v.min_properties,
+            required: v.required.clone().unwrap_or_default(),
+            all_of: nested(&v.all_of),
+            any_of: nested(&v.any_of),
+            one_of: nested(&v.one_of),
+            not: v.not.as_ref().map(|x| Box::new(Node::from_nested(x, version))),
+            types,
+            ..Node::default()
+        }
+    }
+
+    fn set_properties(&mut self, properties: impl Iterator<Item = (String, Node)>) {
+        for (name, node) in properties {
+            if let Some(&i) = self.property_index.get(&name) {
+                self.properties[i].1 = node;
+            } else {
+                self.property_index.insert(name.clone(), self.properties.len());
+                self.properties.push((name, node));
+            }
+        }
+    }
+
+    /// Whether `name` is a declared property.
+    pub fn has_property(&self, name: &str) -> bool {
+        if self.property_index.is_empty() {
+            self.properties.iter().any(|(k, _)| k == name)
+        } else {
+            self.property_index.contains_key(name)
+        }
+    }
+
+    /// Whether `type` lists `name`.
+    pub fn has_type(&self, name: &str) -> bool {
+        self.types.iter().any(|t| t == name)
+    }
+
+    /// The single type, or `""` with none or several (what kube-openapi's
+    /// number validator is given).
+    pub fn single_type(&self) -> &str {
+        match self.types.as_slice() {
+            [t] => t,
+            _ => "",
+        }
+    }
+}
+
+// `x-kubernetes-int-or-string` replaces the type by `[integer, string]`.
+fn types_of(type_: &str, int_or_string: bool) -> Vec<String> {
+    if int_or_string {
+        vec!["integer".to_owned(), "string".to_owned()]
+    } else if type_.is_empty() {
+        Vec::new()
+    } else {
+        vec![type_.to_owned()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::structural::new_structural;
+    use crate::wire::JSONSchemaProps;
+    use serde_json::json;
+
+    fn node(v: Value) -> Node {
+        let s = new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap();
+        Node::from_structural(&s, CompatibilityVersion::LATEST)
+    }
+
+    #[test]
+    fn int_or_string_is_typed() {
+        let n = node(json!({"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}]}));
+        assert_eq!(n.types, vec!["integer", "string"]);
+        assert_eq!(n.single_type(), "");
+        assert_eq!(n.any_of[0].single_type(), "integer");
+    }
+
+    #[test]
+    fn formats_are_stripped_per_node() {
+        let n = node(json!({"type": "object", "properties": {"a": {"type": "integer", "format": "date"},
+            "b": {"type": "string", "format": "date-time"}}}));
+        assert_eq!(n.properties[0].1.format, "");
+        assert_eq!(n.properties[1].1.format, "date-time");
+        assert!(n.has_property("b") && !n.has_property("c"));
+    }
+
+    #[test]
+    fn additional_properties_forms() {
+        let n = node(json!({"type": "object", "additionalProperties": false}));
+        assert!(matches!(n.additional, Some(Additional::Allows(false))));
+        let n = node(json!({"type": "object", "additionalProperties": {"type": "string"}}));
+        assert!(matches!(n.additional, Some(Additional::Schema(_))));
+    }
+}

@@ -1,0 +1,128 @@
+//! The type validator (kube-openapi's `typeValidator`): the value's kind
+//! against `type`, `nullable` and `format`.
+
+use serde_json::Value;
+
+use super::numbers::{Num, is_json_integer};
+use super::outcome::{Code, Message, Outcome};
+use super::schema::Node;
+use crate::gofmt;
+
+/// The JSON type of a non-null value and the format Go infers for it
+/// (`int64` for integers, `float64` for floats, none otherwise).
+fn kind_of(value: &Value) -> (&'static str, &'static str) {
+    match value {
+        Value::Null => ("null", ""),
+        Value::Bool(_) => ("boolean", ""),
+        Value::String(_) => ("string", ""),
+        Value::Array(_) => ("array", ""),
+        Value::Object(_) => ("object", ""),
+        Value::Number(n) => match Num::of(n) {
+            Num::Int(_) => ("integer", "int64"),
+            Num::Float(_) => ("number", "float64"),
+        },
+    }
+}
+
+/// `<path> in body must be of type <expected>: "<found>"`, carrying
+/// `found` as its value.
+pub(crate) fn invalid_type(path: &str, expected: &str, found: &str) -> Message {
+    let text = format!("{path} in body must be of type {expected}: {}", gofmt::quote(found));
+    Message::new(Code::InvalidType, path, Some(Value::String(found.to_owned())), text)
+}
+
+/// Whether the type validator runs for a non-null value.
+pub(crate) fn applies(node: &Node) -> bool {
+    !node.types.is_empty() || !node.format.is_empty()
+}
+
+/// Validates the value's kind; a passing check counts one match.
+pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
+    // `null` passes without a type, with `null` among the types, or when
+    // nullable.
+    if value.is_null() {
+        if !node.types.is_empty() && !node.has_type("null") && !node.nullable {
+            return Outcome::error(invalid_type(path, &node.types.join(","), "null"));
+        }
+        return Outcome::counted();
+    }
+    let (kind, kind_format) = kind_of(value);
+    let float_int = matches!(value, Value::Number(n) if matches!(Num::of(n), Num::Float(f) if is_json_integer(f)))
+        && node.has_type("integer");
+    let int_float = kind == "integer" && node.has_type("number");
+    let compatible = node.has_type(kind) || float_int || int_float;
+    let string_or_array = matches!(value, Value::String(_) | Value::Array(_));
+    let format = node.format.as_str();
+    // Under a format, other kinds must match the type or the format.
+    if !(string_or_array || format.is_empty() || compatible || kind_format == format) {
+        return Outcome::error(invalid_type(path, format, kind_format));
+    }
+    // Strings and arrays under a format pass unless the type is numeric.
+    let type_checked = !string_or_array || format.is_empty() || node.has_type("number") || node.has_type("integer");
+    if type_checked && !compatible {
+        return Outcome::error(invalid_type(path, &node.types.join(","), kind));
+    }
+    Outcome::counted()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn node(types: &[&str], format: &str, nullable: bool) -> Node {
+        Node {
+            types: types.iter().map(|t| (*t).to_owned()).collect(),
+            format: format.to_owned(),
+            nullable,
+            ..Node::default()
+        }
+    }
+
+    fn text(node: &Node, value: Value) -> Option<String> {
+        check(node, "f", &value).messages.first().map(|m| m.text.clone())
+    }
+
+    #[test]
+    fn kinds() {
+        let object = node(&["object"], "", false);
+        assert_eq!(text(&object, json!("x")).unwrap(), "f in body must be of type object: \"string\"");
+        assert_eq!(text(&object, json!(1.5)).unwrap(), "f in body must be of type object: \"number\"");
+        assert_eq!(text(&object, json!(null)).unwrap(), "f in body must be of type object: \"null\"");
+        assert_eq!(text(&node(&["object"], "", true), json!(null)), None);
+        assert_eq!(text(&node(&[], "", false), json!(null)), None);
+        assert_eq!(check(&object, "f", &json!({})).count, 1);
+    }
+
+    #[test]
+    fn numbers_cross_over() {
+        assert_eq!(text(&node(&["integer"], "", false), json!(3.0)), None);
+        assert_eq!(
+            text(&node(&["integer"], "", false), json!(3.5)).unwrap(),
+            "f in body must be of type integer: \"number\""
+        );
+        assert_eq!(text(&node(&["number"], "", false), json!(3)), None);
+        assert_eq!(
+            text(&node(&["integer"], "int64", false), json!(1.0145709240540254e19)).unwrap(),
+            "f in body must be of type int64: \"float64\""
+        );
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(
+            text(&node(&["string"], "date", false), json!(5)).unwrap(),
+            "f in body must be of type date: \"int64\""
+        );
+        assert_eq!(
+            text(&node(&["string"], "date", false), json!(true)).unwrap(),
+            "f in body must be of type date: \"\""
+        );
+        assert_eq!(text(&node(&["object"], "date", false), json!("x")), None);
+        assert_eq!(
+            text(&node(&["integer"], "int32", false), json!("x")).unwrap(),
+            "f in body must be of type integer: \"string\""
+        );
+        assert_eq!(text(&node(&["integer", "string"], "date", false), json!(5)), None);
+    }
+}

@@ -1,0 +1,222 @@
+//! One schema node against one value (kube-openapi's
+//! `SchemaValidator.Validate`), with the array and object validators that
+//! recurse into items and properties.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::numbers::Num;
+use super::outcome::{Code, Message, Outcome};
+use super::schema::{Additional, Node};
+use super::{enums, formats, junctors, numbers, strings, types};
+
+/// Validates `value` at the Go path `path` (`""` at the top) against
+/// `node`. Every validator that applies runs, in kube-openapi's order, and
+/// counts one match besides its own; the node counts one more.
+pub(crate) fn validate_node(node: &Node, path: &str, value: &Value) -> Outcome {
+    // `null` is only checked for its type and against `enum`, without the
+    // node's own match.
+    if value.is_null() {
+        let mut out = types::check(node, path, value);
+        out.merge(enums::check(node, path, value));
+        return out;
+    }
+    let mut out = Outcome::default();
+    let mut run = |result: Outcome| {
+        out.merge(result);
+        out.inc();
+    };
+    if types::applies(node) {
+        run(types::check(node, path, value));
+    }
+    run(junctors::check(node, path, value));
+    if let Value::String(s) = value {
+        run(strings::check(node, path, s));
+        if let Some(result) = formats::check(&node.format, path, s) {
+            run(result);
+        }
+    }
+    if let Value::Number(n) = value {
+        run(numbers::check(node, path, Num::of(n)));
+    }
+    if let Value::Array(items) = value {
+        run(check_array(node, path, items));
+    }
+    run(enums::check(node, path, value));
+    if let Value::Object(map) = value {
+        run(check_object(node, path, map));
+    }
+    out.inc();
+    out
+}
+
+// Arrays: every item against `items` at `<path>[i]`, then `minItems`,
+// `maxItems` and `uniqueItems`. Counts one match.
+fn check_array(node: &Node, path: &str, items: &[Value]) -> Outcome {
+    let mut out = Outcome::default();
+    if let Some(schema) = &node.items {
+        for (i, item) in items.iter().enumerate() {
+            out.merge(validate_node(schema, &format!("{path}[{i}]"), item));
+        }
+    }
+    let size = i64::try_from(items.len()).unwrap_or(i64::MAX);
+    if let Some(min) = node.min_items
+        && size < min
+    {
+        let text = format!("{path} in body should have at least {min} items");
+        out.add(Message::new(Code::Field, path, Some(Value::from(size)), text));
+    }
+    if let Some(max) = node.max_items
+        && size > max
+    {
+        let text = format!("{path} in body should have at most {max} items");
+        out.add(Message::new(Code::MaxItems, path, Some(Value::from(size)), text).with_limit(max));
+    }
+    if node.unique_items && has_duplicates(items) {
+        out.add(Message::new(Code::Field, path, None, format!("{path} in body shouldn't contain duplicates")));
+    }
+    out.inc();
+    out
+}
+
+// Duplicates as Go's `reflect.DeepEqual` sees them: integers and floats
+// differ, objects compare regardless of key order.
+fn has_duplicates(items: &[Value]) -> bool {
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().any(|item| {
+        let mut key = String::new();
+        deep_key(item, &mut key);
+        !seen.insert(key)
+    })
+}
+
+// A text that is equal for two values exactly when Go's
+// `reflect.DeepEqual` holds for them.
+fn deep_key(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => out.push('n'),
+        Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
+        Value::Number(n) => match Num::of(n) {
+            Num::Int(i) => out.push_str(&format!("i{i};")),
+            Num::Float(f) => out.push_str(&format!("d{};", if f == 0.0 { 0.0 } else { f })),
+        },
+        Value::String(s) => out.push_str(&format!("s{}:{s}", s.len())),
+        Value::Array(items) => {
+            out.push_str(&format!("a{}[", items.len()));
+            items.iter().for_each(|x| deep_key(x, out));
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push_str(&format!("o{}{{", map.len()));
+            for k in keys {
+                out.push_str(&format!("{}:{k}", k.len()));
+                if let Some(x) = map.get(k) {
+                    deep_key(x, out);
+                }
+            }
+            out.push('}');
+        }
+    }
+}
+
+// Objects: `minProperties` and `maxProperties` end the check; then unknown
+// keys (`additionalProperties: false`) or their schema, the declared
+// properties, and `required`.
+fn check_object(node: &Node, path: &str, map: &Map<String, Value>) -> Outcome {
+    let count = i64::try_from(map.len()).unwrap_or(i64::MAX);
+    if let Some(min) = node.min_properties
+        && count < min
+    {
+        let text = format!("{path} in body should have at least {min} properties");
+        return Outcome::error(Message::new(Code::Field, path, Some(Value::from(count)), text));
+    }
+    if let Some(max) = node.max_properties
+        && count > max
+    {
+        let text = format!("{path} in body should have at most {max} properties");
+        let message = Message::new(Code::TooManyProperties, path, Some(Value::from(count)), text).with_limit(max);
+        return Outcome::error(message);
+    }
+    let mut out = Outcome::default();
+    for (key, value) in map.iter().filter(|(k, _)| !node.has_property(k)) {
+        match &node.additional {
+            Some(Additional::Allows(false)) => {
+                let text = format!("{path}.{key} in body is a forbidden property");
+                out.add(Message::new(Code::Field, path, Some(Value::String(key.clone())), text));
+            }
+            Some(Additional::Schema(schema)) => out.merge(validate_node(schema, &format!("{path}.{key}"), value)),
+            _ => {}
+        }
+    }
+    for (name, schema) in &node.properties {
+        if let Some(value) = map.get(name) {
+            let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+            out.merge(validate_node(schema, &child, value));
+        }
+    }
+    for key in node.required.iter().filter(|k| !map.contains_key(k.as_str())) {
+        let name = format!("{path}.{key}");
+        out.add(Message::new(Code::Required, &name, None, format!("{name} in body is required")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn texts(node: &Node, value: Value) -> Vec<String> {
+        validate_node(node, "", &value).messages.into_iter().map(|m| m.text).collect()
+    }
+
+    #[test]
+    fn deep_keys_follow_deep_equal() {
+        assert!(has_duplicates(&[json!({"a": 1, "b": [2.5]}), json!({"b": [2.5], "a": 1})]));
+        assert!(!has_duplicates(&[json!(1), json!(1.0)]));
+        assert!(has_duplicates(&[json!(0.0), json!(-0.0)]));
+        assert!(!has_duplicates(&[json!("a:"), json!(["a"])]));
+    }
+
+    #[test]
+    fn object_paths() {
+        let node = Node {
+            types: vec!["object".to_owned()],
+            additional: Some(Additional::Allows(false)),
+            required: vec!["r".to_owned()],
+            ..Node::default()
+        };
+        assert_eq!(texts(&node, json!({"k": 1})), vec![".k in body is a forbidden property", ".r in body is required"]);
+        let node = Node { min_properties: Some(2), required: vec!["r".to_owned()], ..Node::default() };
+        assert_eq!(texts(&node, json!({})), vec![" in body should have at least 2 properties"]);
+    }
+
+    #[test]
+    fn null_counts_only_its_type_check() {
+        let node = Node { types: vec!["string".to_owned()], nullable: true, ..Node::default() };
+        assert_eq!(validate_node(&node, "f", &json!(null)).count, 1);
+        assert!(validate_node(&node, "f", &json!("x")).count > 1);
+    }
+
+    #[test]
+    fn arrays() {
+        let node = Node {
+            items: Some(Box::new(Node { types: vec!["string".to_owned()], ..Node::default() })),
+            max_items: Some(1),
+            unique_items: true,
+            ..Node::default()
+        };
+        assert_eq!(
+            texts(&node, json!([1, 1])),
+            vec![
+                "[0] in body must be of type string: \"integer\"",
+                "[1] in body must be of type string: \"integer\"",
+                " in body should have at most 1 items",
+                " in body shouldn't contain duplicates"
+            ]
+        );
+    }
+}
