@@ -7,8 +7,8 @@
 //! - [`wire::JSONSchemaProps`]: every keyword of a CRD schema, as written;
 //! - [`structural`]: conversion to the structural form and its invariants;
 //! - [`validation`]: what the API server checks about a CRD's schemas;
-//! - [`pruning`], [`defaulting`], [`objectmeta`]: the steps of the API
-//!   server's decode pipeline;
+//! - [`pipeline`]: what the API server does to a custom resource between the
+//!   request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
 //! - [`value_validation`] and [`listtype`]: validation of objects against a
 //!   schema.
 //!
@@ -25,6 +25,7 @@ pub mod gofmt;
 pub mod goregexp;
 pub mod listtype;
 pub mod objectmeta;
+pub mod pipeline;
 pub mod pruning;
 pub mod structural;
 pub mod validation;

@@ -99,6 +99,26 @@ fn invalid_schema_reports_kubernetes_text_with_position() {
 }
 
 #[test]
+fn defaults_must_be_pruned_and_valid() {
+    let dir = scratch("defaults");
+    let schema = "        type: object\n        properties:\n          a:\n            type: object\n\
+                  \x20           properties: {x: {type: integer, maximum: 3}}\n\
+                  \x20           default: {x: 5, junk: 1}\n";
+    let file = write(&dir, "foo.yaml", crd_yaml(schema).as_bytes());
+    let (code, out, _) = crd(&["check", "--format", "json", &file]);
+    assert_eq!(code, 1, "{out}");
+    let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
+    let errors: Vec<&str> = reports[0]["errors"].as_array().expect("errors").iter().filter_map(Value::as_str).collect();
+    assert_eq!(
+        errors,
+        [
+            "spec.validation.openAPIV3Schema.properties[a].default: Invalid value: {\"junk\":1,\"x\":5}: must not have unknown fields",
+            "spec.validation.openAPIV3Schema.properties[a].default.x: Invalid value: 5: x in body should be less than or equal to 3",
+        ]
+    );
+}
+
+#[test]
 fn bare_schema_mode() {
     let dir = scratch("schema");
     let file = write(

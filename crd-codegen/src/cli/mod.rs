@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod prune;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ commands:
   check [--format text|json] PATH...     check CRDs (files or directories) as the API server would
   check --schema [--format text|json] FILE...
                                          check bare openAPIV3Schema documents
+  prune --crd PATH... [--version V] [--no-default] [--format yaml|json] INPUT...
+                                         what the API server stores for each object
+  prune --schema FILE [--root] [--no-default] [--format yaml|json] INPUT...
+                                         the same against a bare openAPIV3Schema
   help                                   print this help
 
 exit codes: 0 valid, 1 invalid, 2 could not run
@@ -27,6 +32,14 @@ exit codes: 0 valid, 1 invalid, 2 could not run
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("check") => check_command(&args[1..], out, err),
+        Some("prune") => match prune_command(&args[1..]) {
+            // A failure while running is not a usage mistake: no usage text.
+            Ok(parsed) => Ok(prune::run(&parsed, out, err).unwrap_or_else(|message| {
+                let _ = writeln!(err, "error: {message}");
+                2
+            })),
+            Err(message) => Err(message),
+        },
         Some("help" | "--help" | "-h") => write!(out, "{USAGE}").map(|()| 0).map_err(|e| e.to_string()),
         Some("--version" | "-V") => {
             writeln!(out, "crd {}", env!("CARGO_PKG_VERSION")).map(|()| 0).map_err(|e| e.to_string())
@@ -63,6 +76,44 @@ fn check_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> R
         return Err("`crd check` needs at least one file or directory".to_owned());
     }
     Ok(check::run(&paths, schema, format, out, err))
+}
+
+fn prune_command(args: &[String]) -> Result<prune::Args, String> {
+    let (mut crds, mut schema, mut version, mut root) = (Vec::new(), None, None, false);
+    let (mut no_default, mut format, mut inputs) = (false, prune::Format::Yaml, Vec::new());
+    let mut iter = args.iter();
+    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
+        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
+    };
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--crd" => crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
+            "--schema" => schema = Some(PathBuf::from(value(&mut iter, "--schema")?)),
+            "--version" => version = Some(value(&mut iter, "--version")?),
+            "--root" => root = true,
+            "--no-default" => no_default = true,
+            "--format" => {
+                format = match value(&mut iter, "--format")?.as_str() {
+                    "yaml" => prune::Format::Yaml,
+                    "json" => prune::Format::Json,
+                    other => return Err(format!("unknown format `{other}`; expected `yaml` or `json`")),
+                }
+            }
+            a if a.starts_with('-') => return Err(format!("unknown option `{a}` for `crd prune`")),
+            a => inputs.push(PathBuf::from(a)),
+        }
+    }
+    let target = match (crds.is_empty(), schema) {
+        (false, None) => prune::Target::Crd { paths: crds, version },
+        (true, Some(path)) if version.is_none() => prune::Target::Schema { path, root },
+        (true, Some(_)) => return Err("`--version` needs `--crd`".to_owned()),
+        (true, None) => return Err("`crd prune` needs `--crd PATH` or `--schema FILE`".to_owned()),
+        (false, Some(_)) => return Err("`--crd` and `--schema` cannot be combined".to_owned()),
+    };
+    if inputs.is_empty() {
+        return Err("`crd prune` needs at least one input file".to_owned());
+    }
+    Ok(prune::Args { target, no_default, format, inputs })
 }
 
 fn parse_format(value: Option<&str>) -> Result<check::Format, String> {

@@ -1,0 +1,202 @@
+//! `crd prune`: what the API server stores for each custom resource.
+//!
+//! Objects are matched to a CRD by the group of their `apiVersion` and
+//! their `kind`; the version comes from `apiVersion` unless `--version`
+//! names one. Each object goes through the decode pipeline
+//! (`crd_schema::pipeline`) with that version's schema. Results go to
+//! stdout, kubectl-style warnings (`Warning: unknown field "spec.foo"`) to
+//! stderr. Exit 0 on success, 1 when an object fits no CRD version or cannot
+//! be decoded, 2 when the tool could not run.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::defaulting;
+use crd_schema::pipeline::{self, Options};
+use crd_schema::structural::{Structural, new_structural};
+use crd_schema::wire::JSONSchemaProps;
+use crd_schema::yaml::Document;
+use serde_json::Value;
+
+/// Output format of the pruned objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A multi-document YAML stream.
+    Yaml,
+    /// One compact JSON document per line.
+    Json,
+}
+
+/// What to prune against.
+#[derive(Debug)]
+pub enum Target {
+    /// CRD files or directories, with an optional version override.
+    Crd {
+        /// The CRD files or directories.
+        paths: Vec<PathBuf>,
+        /// `--version`
+        version: Option<String>,
+    },
+    /// A bare `openAPIV3Schema`; `root` says the objects are resources.
+    Schema {
+        /// The schema file.
+        path: PathBuf,
+        /// `--root`
+        root: bool,
+    },
+}
+
+/// The parsed command line of `crd prune`.
+#[derive(Debug)]
+pub struct Args {
+    /// What to prune against.
+    pub target: Target,
+    /// `--no-default`
+    pub no_default: bool,
+    /// `--format`
+    pub format: Format,
+    /// The objects.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// A schema ready for the pipeline.
+struct Resolved {
+    schema: Option<Structural>,
+    preserve_unknown_fields: bool,
+}
+
+/// The schema as the API server serves it: structural, with every default
+/// pruned (defaults of old CRDs and metadata defaults may hold unknown
+/// fields, which the server drops when it loads the schema).
+fn serving_schema(schema: &JSONSchemaProps, what: &str) -> Result<Structural, String> {
+    let mut structural = new_structural(schema).map_err(|e| format!("{what}: schema is not structural: {e}"))?;
+    defaulting::prune_defaults(&mut structural).map_err(|e| format!("{what}: {}", e.0))?;
+    Ok(structural)
+}
+
+/// Finds the CRD version an object belongs to.
+fn resolve(crds: &[CustomResourceDefinition], object: &Value, version: Option<&str>) -> Result<Resolved, String> {
+    let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let (group, object_version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let crd = crds
+        .iter()
+        .find(|c| c.spec.group == group && c.spec.names.kind == kind)
+        .ok_or_else(|| format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})"))?;
+    let wanted = version.unwrap_or(object_version);
+    let index = crd
+        .spec
+        .versions
+        .iter()
+        .position(|v| v.name == wanted)
+        .ok_or_else(|| format!("CRD {} has no version {wanted:?}", crd.name))?;
+    Ok(Resolved {
+        schema: crd.spec.version_schema(index).map(|s| serving_schema(s, &crd.name)).transpose()?,
+        preserve_unknown_fields: crd.spec.preserve_unknown_fields == Some(true),
+    })
+}
+
+fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
+    let mut crds = Vec::new();
+    for path in paths {
+        for loaded in crd::load(path) {
+            let loaded = loaded.map_err(|e| e.to_string())?;
+            crds.extend(loaded.crds.into_iter().map(|(_, c)| c));
+        }
+    }
+    if crds.is_empty() {
+        return Err("no CustomResourceDefinition in the --crd files".to_owned());
+    }
+    Ok(crds)
+}
+
+fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
+    let file = path.display().to_string();
+    let bytes = crd::read_file(path).map_err(|e| e.to_string())?;
+    let text = crd::source_text(&file, &bytes).map_err(|e| e.to_string())?;
+    let docs = crd::source_documents(&file, text).map_err(|e| e.to_string())?;
+    let [doc] = docs.as_slice() else {
+        return Err(format!("{file}: expected one schema document, found {}", docs.len()));
+    };
+    let (schema, issues) = JSONSchemaProps::decode(&doc.value);
+    if let Some(issue) = issues.first() {
+        return Err(format!("{file}: {}", issue.message("openAPIV3Schema")));
+    }
+    serving_schema(&schema, &file)
+}
+
+/// The input objects, each with its file and document.
+fn load_inputs(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        let file = path.display().to_string();
+        let bytes = crd::read_file(path).map_err(|e| e.to_string())?;
+        let text = crd::source_text(&file, &bytes).map_err(|e| e.to_string())?;
+        let docs = crd::source_documents(&file, text).map_err(|e| e.to_string())?;
+        out.extend(docs.into_iter().map(|d| (file.clone(), d)));
+    }
+    Ok(out)
+}
+
+fn render(value: &Value, format: Format) -> Result<String, String> {
+    match format {
+        Format::Json => serde_json::to_string(value).map(|s| s + "\n").map_err(|e| e.to_string()),
+        Format::Yaml => serde_saphyr::to_string(value).map(|s| format!("---\n{s}")).map_err(|e| e.to_string()),
+    }
+}
+
+fn describe(value: &Value) -> String {
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("?");
+    let name = value.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("?");
+    format!("{kind}/{name}")
+}
+
+/// Runs `crd prune`; returns the exit code.
+pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
+    let inputs = load_inputs(&args.inputs)?;
+    let (crds, bare) = match &args.target {
+        Target::Crd { paths, .. } => (load_crds(paths)?, None),
+        Target::Schema { path, root } => (Vec::new(), Some((load_schema(path)?, *root))),
+    };
+    let version = match &args.target {
+        Target::Crd { version, .. } => version.as_deref(),
+        Target::Schema { .. } => None,
+    };
+    let mut code = 0;
+    let several = inputs.len() > 1;
+    for (file, doc) in inputs {
+        let (resolved, resource_root) = match &bare {
+            Some((schema, root)) => {
+                (Ok(Resolved { schema: Some(schema.clone()), preserve_unknown_fields: false }), *root)
+            }
+            None => (resolve(&crds, &doc.value, version), true),
+        };
+        let at = format!("{file}:{}", doc.start);
+        let outcome = resolved.and_then(|r| {
+            let options = Options {
+                preserve_unknown_fields: r.preserve_unknown_fields,
+                apply_defaults: !args.no_default,
+                resource_root,
+            };
+            pipeline::decode(doc.value.clone(), r.schema.as_ref(), &options).map_err(|e| e.to_string())
+        });
+        let io = |e: std::io::Error| e.to_string();
+        match outcome {
+            Ok(decoded) => {
+                if several && !decoded.unknown_fields.is_empty() {
+                    writeln!(err, "{at}: {}:", describe(&decoded.object)).map_err(io)?;
+                }
+                for path in &decoded.unknown_fields {
+                    writeln!(err, "Warning: unknown field \"{path}\"").map_err(io)?;
+                }
+                out.write_all(render(&decoded.object, args.format)?.as_bytes()).map_err(io)?;
+            }
+            Err(message) => {
+                writeln!(err, "error: {at}: {}: {message}", describe(&doc.value)).map_err(io)?;
+                code = 1;
+            }
+        }
+    }
+    Ok(code)
+}
