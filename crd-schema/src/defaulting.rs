@@ -16,6 +16,20 @@
 //! [`prune_defaults`] fails only on a root `default` that is not an object
 //! (a [`PruneDefaultsError`], which Kubernetes reports as the CRD failing
 //! to load).
+//!
+//! ```
+//! use crd_schema::{defaulting, structural::new_structural, wire::JSONSchemaProps};
+//! use serde_json::json;
+//!
+//! let schema = JSONSchemaProps::from_value(&json!({"type": "object", "properties": {
+//!     "size": {"type": "integer", "default": 3},
+//!     "colour": {"type": "string"}}})).unwrap();
+//! let schema = new_structural(&schema).unwrap();
+//! let mut value = json!({"colour": null});
+//! defaulting::prune_nulls(&mut value, Some(&schema));
+//! defaulting::default(&mut value, Some(&schema));
+//! assert_eq!(value, json!({"size": 3}));
+//! ```
 
 use serde_json::{Map, Value};
 

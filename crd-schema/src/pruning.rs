@@ -10,6 +10,19 @@
 //! object keys. There are two walks, a *pruning* walk and a *preserving*
 //! walk (under `x-kubernetes-preserve-unknown-fields: true`); both take the
 //! value and the schema node that applies to it, possibly none.
+//!
+//! ```
+//! use crd_schema::{pruning, structural::new_structural, wire::JSONSchemaProps};
+//! use serde_json::json;
+//!
+//! let schema = JSONSchemaProps::from_value(&json!({"type": "object", "properties": {
+//!     "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}})).unwrap();
+//! let schema = new_structural(&schema).unwrap();
+//! let mut object = json!({"apiVersion": "g/v1", "kind": "K", "spec": {"size": 1, "colour": "red"}});
+//! let removed = pruning::prune(&mut object, Some(&schema), true);
+//! assert_eq!(removed, ["spec.colour"]);
+//! assert_eq!(object, json!({"apiVersion": "g/v1", "kind": "K", "spec": {"size": 1}}));
+//! ```
 
 use serde_json::{Map, Value};
 

@@ -4,7 +4,7 @@
 
 use crd_schema::structural::{Structural, new_structural};
 use crd_schema::wire::JSONSchemaProps;
-use crd_schema::{defaulting, pruning};
+use crd_schema::{defaulting, pipeline, pruning};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -125,11 +125,8 @@ proptest! {
     #[test]
     fn pipeline_output_has_nothing_left_to_prune(spec in schema(), obj in object()) {
         let s = structural(&root_schema(spec));
-        let mut value = resource(obj);
-        pruning::prune(&mut value, Some(&s), true);
-        defaulting::prune_nulls(&mut value, Some(&s));
-        defaulting::default(&mut value, Some(&s));
-        let mut again = value.clone();
+        let decoded = pipeline::decode(resource(obj), Some(&s), &pipeline::Options::default());
+        let mut again = decoded.expect("well-formed resources decode").object;
         let removed = pruning::prune(&mut again, Some(&s), true);
         prop_assert!(removed.is_empty(), "pruning after the pipeline removed {removed:?}");
     }
