@@ -18,13 +18,12 @@
 //! to load).
 //!
 //! ```
-//! use crd_schema::{defaulting, structural::new_structural, wire::JSONSchemaProps};
+//! use crd_schema::{defaulting, structural::Structural};
 //! use serde_json::json;
 //!
-//! let schema = JSONSchemaProps::from_value(&json!({"type": "object", "properties": {
+//! let schema = Structural::from_json(&json!({"type": "object", "properties": {
 //!     "size": {"type": "integer", "default": 3},
 //!     "colour": {"type": "string"}}})).unwrap();
-//! let schema = new_structural(&schema).unwrap();
 //! let mut value = json!({"colour": null});
 //! defaulting::prune_nulls(&mut value, Some(&schema));
 //! defaulting::default(&mut value, Some(&schema));
@@ -271,12 +270,11 @@ fn accessor_error(message: String, later: &[Step]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::json;
 
     fn schema(v: Value) -> Structural {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        Structural::from_json(&v).unwrap()
     }
 
     #[test]

@@ -19,16 +19,14 @@
 //!
 //! ```
 //! use crd_schema::pipeline::{self, Options};
-//! use crd_schema::structural::new_structural;
-//! use crd_schema::wire::JSONSchemaProps;
+//! use crd_schema::structural::Structural;
 //! use serde_json::json;
 //!
-//! let schema = JSONSchemaProps::from_value(&json!({
+//! let schema = Structural::from_json(&json!({
 //!     "type": "object",
 //!     "properties": {"spec": {"type": "object", "properties": {
 //!         "replicas": {"type": "integer", "default": 1}}}}
 //! })).unwrap();
-//! let schema = new_structural(&schema).unwrap();
 //! let object = json!({"apiVersion": "example.com/v1", "kind": "Foo",
 //!     "metadata": {"name": "a", "junk": 1}, "spec": {"extra": true}});
 //! let decoded = pipeline::decode(object, Some(&schema), &Options::default()).unwrap();
@@ -143,12 +141,11 @@ fn kind_of(v: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::json;
 
     fn schema(v: Value) -> Structural {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        Structural::from_json(&v).unwrap()
     }
 
     #[test]

@@ -12,12 +12,11 @@
 //! value and the schema node that applies to it, possibly none.
 //!
 //! ```
-//! use crd_schema::{pruning, structural::new_structural, wire::JSONSchemaProps};
+//! use crd_schema::{pruning, structural::Structural};
 //! use serde_json::json;
 //!
-//! let schema = JSONSchemaProps::from_value(&json!({"type": "object", "properties": {
+//! let schema = Structural::from_json(&json!({"type": "object", "properties": {
 //!     "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}})).unwrap();
-//! let schema = new_structural(&schema).unwrap();
 //! let mut object = json!({"apiVersion": "g/v1", "kind": "K", "spec": {"size": 1, "colour": "red"}});
 //! let removed = pruning::prune(&mut object, Some(&schema), true);
 //! assert_eq!(removed, ["spec.colour"]);
@@ -215,12 +214,11 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::json;
 
     fn schema(v: Value) -> Structural {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        Structural::from_json(&v).unwrap()
     }
 
     #[test]

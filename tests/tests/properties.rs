@@ -2,8 +2,7 @@
 //! pruning and defaulting are idempotent, and pruning after the pipeline
 //! removes nothing.
 
-use crd_schema::structural::{Structural, new_structural};
-use crd_schema::wire::JSONSchemaProps;
+use crd_schema::structural::Structural;
 use crd_schema::{defaulting, pipeline, pruning};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -85,8 +84,7 @@ fn object() -> impl Strategy<Value = Value> {
 }
 
 fn structural(schema: &Value) -> Structural {
-    let props = JSONSchemaProps::from_value(schema).expect("generated schema decodes");
-    new_structural(&props).expect("generated schema is structural")
+    Structural::from_json(schema).expect("generated schema is structural")
 }
 
 /// Wraps a random object so the root is an object, as a resource is.

@@ -171,12 +171,11 @@ impl Coercer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::json;
 
     fn schema(v: Value) -> Structural {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        Structural::from_json(&v).unwrap()
     }
 
     const KEEP: CoerceOptions = CoerceOptions { drop_invalid_fields: false, return_unknown_field_paths: true };

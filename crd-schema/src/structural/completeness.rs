@@ -77,12 +77,11 @@ impl Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::{Value, json};
 
     fn completeness(v: Value, options: ValidationOptions) -> Vec<String> {
-        let s = new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap();
+        let s = Structural::from_json(&v).unwrap();
         validate_structural_completeness(&Path::root(), &s, &options).iter().map(ToString::to_string).collect()
     }
 

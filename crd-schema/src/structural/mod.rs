@@ -83,6 +83,13 @@ pub struct Structural {
 }
 
 impl Structural {
+    /// Decodes a schema written as JSON (an `openAPIV3Schema`) and converts
+    /// it to the structural form. The error is the first decoding problem
+    /// or Kubernetes' conversion error.
+    pub fn from_json(schema: &Value) -> Result<Self, String> {
+        new_structural(&crate::wire::JSONSchemaProps::from_value(schema)?)
+    }
+
     /// The schema of property `name`, if declared.
     pub fn property(&self, name: &str) -> Option<&Structural> {
         self.properties.iter().find(|(k, _)| k == name).map(|(_, v)| v)

@@ -327,12 +327,12 @@ fn only_name_and_generate_name(metadata: &Structural) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::{new_nested_value_validation, new_structural};
+    use crate::structural::new_nested_value_validation;
     use crate::wire::JSONSchemaProps;
     use serde_json::{Value, json};
 
     fn structural(v: Value) -> Structural {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        Structural::from_json(&v).unwrap()
     }
 
     fn invariants(v: Value) -> Vec<String> {

@@ -288,7 +288,7 @@ mod tests {
     use serde_json::json;
 
     fn structural(v: Value) -> Structural {
-        structural::new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap()
+        structural::Structural::from_json(&v).unwrap()
     }
 
     fn check(v: Value, require_pruned: bool) -> Vec<String> {

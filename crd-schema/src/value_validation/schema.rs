@@ -170,12 +170,11 @@ fn types_of(type_: &str, int_or_string: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structural::new_structural;
-    use crate::wire::JSONSchemaProps;
+
     use serde_json::json;
 
     fn node(v: Value) -> Node {
-        let s = new_structural(&JSONSchemaProps::from_value(&v).unwrap()).unwrap();
+        let s = Structural::from_json(&v).unwrap();
         Node::from_structural(&s, CompatibilityVersion::LATEST)
     }
 
