@@ -67,14 +67,23 @@ fn every_v1_corpus_crd_is_valid() {
 
 #[test]
 fn schemaless_v1beta1_crds_are_not_structural_and_not_pruned() {
-    let file = corpus().join("argoproj__argo-cd/workflows.argoproj.io.yaml");
-    let (code, out, _) = crd(&["check", "--format", "json", file.to_str().expect("path")]);
-    assert_eq!(code, 0, "{out}");
-    let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
-    let warnings: Vec<&str> =
-        reports[0]["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
-    assert!(warnings.contains(&"NonStructuralSchema: spec.preserveUnknownFields: Invalid value: true: must be false"));
-    assert!(warnings.iter().any(|w| w.starts_with("pruning is off")), "{warnings:?}");
+    let names =
+        ["clusterworkflowtemplates", "cronworkflows", "workfloweventbindings", "workflows", "workflowtemplates"];
+    for name in names {
+        let file = corpus().join(format!("argoproj__argo-cd/{name}.argoproj.io.yaml"));
+        let (code, out, _) = crd(&["check", "--format", "json", file.to_str().expect("path")]);
+        assert_eq!(code, 0, "{out}");
+        let reports: Vec<Value> = serde_json::from_str(&out).expect("JSON output");
+        assert_eq!(reports[0]["version"], "apiextensions.k8s.io/v1beta1");
+        assert_eq!(reports[0]["errors"], Value::Array(vec![]), "{name}");
+        let warnings: Vec<&str> =
+            reports[0]["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+        assert!(
+            warnings.contains(&"NonStructuralSchema: spec.preserveUnknownFields: Invalid value: true: must be false"),
+            "{name}: {warnings:?}"
+        );
+        assert!(warnings.iter().any(|w| w.starts_with("pruning is off")), "{name}: {warnings:?}");
+    }
 }
 
 #[test]
