@@ -33,4 +33,8 @@ pub mod value_validation;
 pub mod wire;
 pub mod yaml;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
 pub use error::{Error, Result};

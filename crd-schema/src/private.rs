@@ -1,0 +1,103 @@
+//! Support code that generated types call; not a public API.
+//!
+//! Each helper reproduces one step of the API server's decode pipeline
+//! inside serde: `null` handling of defaulted and nullable fields, null
+//! pruning in maps, and schema defaults decoded through the field's own
+//! type (so nested defaults apply and unknown fields are pruned).
+
+use std::collections::BTreeMap;
+
+use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+
+/// Decodes a schema default (JSON text embedded by the generator) through
+/// `T`, which prunes it and applies nested defaults as the API server does
+/// when it loads a schema for serving.
+///
+/// The generator only embeds defaults that decode; a default that does not
+/// (which `crd check` reports) falls back to `T::default()` rather than
+/// panicking in user code.
+pub fn default_from_json<T: DeserializeOwned + Default>(json: &str) -> T {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// A field with a default that is not nullable: `null` gets the default,
+/// as the API server's defaulting does.
+pub fn null_as<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_else(default))
+}
+
+/// A nullable field without default: absent is `None`, `null` is
+/// `Some(None)`.
+pub fn double_option<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// A map whose values are neither nullable nor defaulted: `null` values are
+/// dropped (null pruning).
+pub fn map_without_nulls<'de, D, T>(deserializer: D) -> Result<BTreeMap<String, T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let map = BTreeMap::<String, Option<T>>::deserialize(deserializer)?;
+    Ok(map.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect())
+}
+
+/// [`map_without_nulls`] for an optional map (`null` is absent).
+pub fn option_map_without_nulls<'de, D, T>(deserializer: D) -> Result<Option<BTreeMap<String, T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let map = Option::<BTreeMap<String, Option<T>>>::deserialize(deserializer)?;
+    Ok(map.map(|m| m.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Default, PartialEq, Deserialize)]
+    struct Inner {
+        #[serde(default = "Inner::default_a", deserialize_with = "Inner::deserialize_a")]
+        a: i64,
+        #[serde(default, deserialize_with = "double_option")]
+        n: Option<Option<String>>,
+        #[serde(default, deserialize_with = "option_map_without_nulls")]
+        m: Option<BTreeMap<String, i64>>,
+    }
+
+    impl Inner {
+        fn default_a() -> i64 {
+            7
+        }
+        fn deserialize_a<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+            null_as(d, Self::default_a)
+        }
+    }
+
+    #[test]
+    fn nulls_behave_like_the_api_server() {
+        let v: Inner = serde_json::from_str(r#"{"a": null, "n": null, "m": {"x": null, "y": 1}}"#).unwrap();
+        assert_eq!(v, Inner { a: 7, n: Some(None), m: Some(BTreeMap::from([("y".to_owned(), 1)])) });
+        let v: Inner = serde_json::from_str("{}").unwrap();
+        assert_eq!(v, Inner { a: 7, n: None, m: None });
+    }
+
+    #[test]
+    fn defaults_decode_through_the_type() {
+        let v: BTreeMap<String, i64> = default_from_json(r#"{"a": 1}"#);
+        assert_eq!(v["a"], 1);
+        let v: i64 = default_from_json("\"not a number\"");
+        assert_eq!(v, 0);
+    }
+}
