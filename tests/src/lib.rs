@@ -1,1 +1,74 @@
-//! Cross-crate tests live in `tests/`; this library holds their shared helpers.
+//! Helpers shared by the cross-crate tests: JSON comparison with numbers
+//! by value, and random well-typed objects for a structural schema.
+
+pub mod objects;
+
+use serde_json::Value;
+
+/// Whether two JSON values are equal, numbers compared by value (`1`
+/// equals `1.0`) and object keys regardless of order.
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    first_difference(a, b).is_none()
+}
+
+/// The path of the first place where `a` and `b` differ (numbers by value),
+/// or `None` when they are equal.
+pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
+    difference(a, b, &mut String::new())
+}
+
+fn difference(a: &Value, b: &Value, path: &mut String) -> Option<String> {
+    let here = || Some(if path.is_empty() { "<root>".to_owned() } else { path.clone() });
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let equal = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(i), Some(j), _, _) => i == j,
+                (_, _, Some(i), Some(j)) => i == j,
+                _ => x.as_f64() == y.as_f64(),
+            };
+            if equal { None } else { here() }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return here();
+            }
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| nested(path, &format!("[{i}]"), |path| difference(p, q, path)))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            if let Some(k) = x.keys().find(|k| !y.contains_key(*k)).or_else(|| y.keys().find(|k| !x.contains_key(*k))) {
+                return nested(path, &format!(".{k}"), |path| Some(path.clone()));
+            }
+            x.iter().find_map(|(k, v)| nested(path, &format!(".{k}"), |path| difference(v, &y[k], path)))
+        }
+        _ if a == b => None,
+        _ => here(),
+    }
+}
+
+fn nested(path: &mut String, step: &str, f: impl FnOnce(&mut String) -> Option<String>) -> Option<String> {
+    let len = path.len();
+    path.push_str(step);
+    let out = f(path);
+    path.truncate(len);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_by_value_and_paths_of_differences() {
+        assert!(json_eq(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
+        assert_eq!(
+            first_difference(&json!({"a": [1, {"b": 2}]}), &json!({"a": [1, {"b": 3}]})).as_deref(),
+            Some(".a[1].b")
+        );
+        assert_eq!(first_difference(&json!({"a": 1}), &json!({"a": 1, "c": 2})).as_deref(), Some(".c"));
+        assert_eq!(first_difference(&json!("x"), &json!("y")).as_deref(), Some("<root>"));
+    }
+}

@@ -43,22 +43,9 @@ pub fn optional_structural(v: &Value) -> Result<Option<Structural>, String> {
 
 /// Compares `actual` with `expected`, numbers by value (`1` equals `1.0`).
 pub fn json_values(what: &str, actual: &Value, expected: &Value) -> Result<(), String> {
-    if json_eq(actual, expected) { Ok(()) } else { Err(format!("  {what}: expected {expected}\n  actual:   {actual}")) }
-}
-
-// Numbers compare as `f64` unless both are integers of the same kind;
-// objects compare key by key regardless of order.
-fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-            (Some(i), Some(j), _, _) => i == j,
-            (_, _, Some(i), Some(j)) => i == j,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
+    if crd_tests::json_eq(actual, expected) {
+        Ok(())
+    } else {
+        Err(format!("  {what}: expected {expected}\n  actual:   {actual}"))
     }
 }
