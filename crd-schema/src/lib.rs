@@ -28,6 +28,7 @@ pub mod objectmeta;
 pub mod pipeline;
 pub mod pruning;
 pub mod structural;
+pub mod typed;
 pub mod validation;
 pub mod value_validation;
 pub mod wire;
