@@ -1,0 +1,194 @@
+//! Schema defaults: `default_<field>` / `deserialize_<field>` functions and
+//! the hand-written `Default` impls.
+//!
+//! A scalar default that fits its Rust type is written as a literal (fast,
+//! and readable in the generated code); anything else — objects, arrays,
+//! values that do not fit — is decoded from its JSON through the field's
+//! own type by `default_from_json`, which applies nested defaults and
+//! prunes unknown fields as the API server does.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+use serde_json::Value;
+
+use super::{Ctx, derived_fn, ident};
+use crate::typespace::{Field, Slot, Special, StructDef, TypeKind, TypeRef};
+
+/// Whether the struct's `Default` is written by hand (a field has a schema
+/// default, or it is a root whose `apiVersion`/`kind` are filled in).
+pub(super) fn needs_impl(s: &StructDef) -> bool {
+    s.resource.is_some() || s.fields.iter().any(|f| matches!(f.slot, Slot::Defaulted(_) | Slot::NullableDefaulted(_)))
+}
+
+/// The inherent default functions and the `Default` impl, if any.
+pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
+    let fns: Vec<TokenStream> = s.fields.iter().filter_map(|f| field_fns(ctx, f)).collect();
+    let inherent = if fns.is_empty() { quote!() } else { quote!(impl #name { #(#fns)* }) };
+    if !needs_impl(s) {
+        return inherent;
+    }
+    let k8s = &ctx.k8s;
+    let values = s.fields.iter().map(|f| {
+        let field = ident(&f.ident);
+        let value = match (&f.slot, f.special) {
+            (Slot::Defaulted(_) | Slot::NullableDefaulted(_), _) => {
+                let function = derived_fn("default", &f.ident);
+                quote!(Self::#function())
+            }
+            (_, Some(Special::ApiVersion)) if s.resource.is_some() => {
+                quote!(::std::string::String::from(<Self as #k8s::Resource>::API_VERSION))
+            }
+            (_, Some(Special::Kind)) if s.resource.is_some() => {
+                quote!(::std::string::String::from(<Self as #k8s::Resource>::KIND))
+            }
+            _ => quote!(::std::default::Default::default()),
+        };
+        quote!(#field: #value)
+    });
+    let flatten = s.flatten.as_deref().map(|f| {
+        let f = ident(f);
+        quote!(#f: ::std::default::Default::default(),)
+    });
+    quote! {
+        #inherent
+
+        impl ::std::default::Default for #name {
+            fn default() -> Self {
+                Self {
+                    #(#values,)*
+                    #flatten
+                }
+            }
+        }
+    }
+}
+
+/// `default_<field>` and, for non-nullable fields, `deserialize_<field>`
+/// (which gives the default for `null` too).
+fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
+    let (value, nullable) = match &f.slot {
+        Slot::Defaulted(value) => (value, false),
+        Slot::NullableDefaulted(value) => (value, true),
+        _ => return None,
+    };
+    let ty = ctx.ty(&f.ty);
+    let default_fn = derived_fn("default", &f.ident);
+    let expr = default_expr(ctx, &f.ty, value);
+    // `Result<T, D::Error>` of `deserialize_<field>` scores at most as
+    // two wrappers.
+    let allow = ctx.complex(&f.ty, 2).then(|| quote!(#[allow(clippy::type_complexity)]));
+    if nullable {
+        return Some(quote! {
+            #allow
+            fn #default_fn() -> ::std::option::Option<#ty> {
+                ::std::option::Option::Some(#expr)
+            }
+        });
+    }
+    let deserialize_fn = derived_fn("deserialize", &f.ident);
+    let crd_schema = &ctx.crd_schema;
+    let body = if f.ty.null_pruned_map() {
+        quote! {
+            ::std::result::Result::Ok(
+                #crd_schema::__private::option_map_without_nulls(deserializer)?.unwrap_or_else(Self::#default_fn),
+            )
+        }
+    } else {
+        quote!(#crd_schema::__private::null_as(deserializer, Self::#default_fn))
+    };
+    Some(quote! {
+        #allow
+        fn #default_fn() -> #ty {
+            #expr
+        }
+
+        #allow
+        fn #deserialize_fn<'de, D>(deserializer: D) -> ::std::result::Result<#ty, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #body
+        }
+    })
+}
+
+/// The expression for a default `value` of type `ty`.
+fn default_expr(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> TokenStream {
+    literal(ctx, ty, value).unwrap_or_else(|| {
+        let crd_schema = &ctx.crd_schema;
+        let json = raw_string(&value.to_string());
+        quote!(#crd_schema::__private::default_from_json(#json))
+    })
+}
+
+/// A literal for a scalar default that fits its type exactly.
+fn literal(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> Option<TokenStream> {
+    match ty {
+        TypeRef::I64 => value.as_i64().map(int),
+        TypeRef::I32 => value.as_i64().filter(|v| i32::try_from(*v).is_ok()).map(int),
+        TypeRef::F64 => value.as_f64().filter(|v| v.is_finite()).map(float),
+        TypeRef::Bool => value.as_bool().map(|b| quote!(#b)),
+        TypeRef::String => value.as_str().map(|s| quote!(::std::string::String::from(#s))),
+        TypeRef::Named(id) => {
+            let TypeKind::Enum(e) = &ctx.space.get(*id)?.kind else { return None };
+            let name = ctx.name(*id);
+            let s = value.as_str()?;
+            match e.variants.iter().find(|(_, json)| json == s) {
+                Some((variant, _)) => {
+                    let variant = ident(variant);
+                    Some(quote!(#name::#variant))
+                }
+                None => {
+                    let catch_all = ident(e.catch_all.as_deref()?);
+                    Some(quote!(#name::#catch_all(::std::string::String::from(#s))))
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+fn int(v: i64) -> TokenStream {
+    let abs = Literal::u64_unsuffixed(v.unsigned_abs());
+    if v < 0 { quote!(-#abs) } else { quote!(#abs) }
+}
+
+fn float(v: f64) -> TokenStream {
+    // `{:?}` is the shortest text that reads back as `v` (no
+    // `excessive_precision`), and always has a `.` or an exponent.
+    let text = format!("{:?}", v.abs());
+    let lit = text.parse::<Literal>().unwrap_or_else(|_| Literal::f64_unsuffixed(v.abs()));
+    if v.is_sign_negative() { quote!(-#lit) } else { quote!(#lit) }
+}
+
+/// `r#"..."#` with as few hashes as the text needs (none when it has no
+/// quote), so clippy's `needless_raw_string_hashes` stays quiet.
+fn raw_string(text: &str) -> Literal {
+    let mut hashes = 0;
+    while text.contains(&format!("\"{}", "#".repeat(hashes))) && hashes < 256 {
+        hashes += 1;
+    }
+    let h = "#".repeat(hashes);
+    format!("r{h}\"{text}\"{h}").parse::<Literal>().unwrap_or_else(|_| Literal::string(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_strings_use_the_fewest_hashes() {
+        assert_eq!(raw_string("3").to_string(), "r\"3\"");
+        assert_eq!(raw_string("{\"a\":1}").to_string(), "r#\"{\"a\":1}\"#");
+        assert_eq!(raw_string("\"#x\"").to_string(), "r##\"\"#x\"\"##");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(int(-3).to_string(), "- 3");
+        assert_eq!(int(i64::MIN).to_string(), "- 9223372036854775808");
+        assert_eq!(float(1.0).to_string(), "1.0");
+        assert_eq!(float(-0.5).to_string(), "- 0.5");
+        assert_eq!(float(1e300).to_string(), "1e300");
+    }
+}

@@ -1,0 +1,314 @@
+//! Schema descriptions as doc comments that rustdoc and clippy accept
+//! without a warning, rendering as the plain prose `kubectl explain` shows.
+//!
+//! Entry point: [`doc_lines`]. Descriptions are written for `kubectl
+//! explain`, not for Markdown, so everything Markdown would reinterpret is
+//! neutralised:
+//! - `[x]` would be an intra-doc link (broken): brackets are escaped, except
+//!   in complete Markdown links `[text](url)` and in code spans;
+//! - `<tag>` would be HTML (`invalid_html_tags`): `<` is escaped, except in
+//!   autolinks `<https://...>`;
+//! - bare URLs (`bare_urls`) become autolinks;
+//! - indented lines would be code blocks (doctests!) and list items would
+//!   trigger `doc_lazy_continuation`: lines are unindented and list,
+//!   heading and quote markers at the start of a line are escaped;
+//! - fenced blocks stay code but are marked `text` so they are never
+//!   compiled, and an unclosed fence is closed;
+//! - long lines are wrapped at spaces (Markdown joins them again);
+//! - tabs become spaces (`tabs_in_doc_comments`); a paragraph with an odd
+//!   number of backticks has them escaped, so no code span runs wild.
+
+/// The width prose lines are wrapped at (the text after `/// `).
+const WIDTH: usize = 90;
+
+/// The lines of the doc comment for `description` (each will be written as
+/// `/// <line>`); empty when there is nothing to say.
+pub fn doc_lines(description: &str) -> Vec<String> {
+    let text = description.replace("\r\n", "\n").replace(['\r'], "\n").replace('\t', "    ");
+    let mut out: Vec<String> = Vec::new();
+    let mut fence: Option<String> = None;
+    let mut paragraph: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(marker) = &fence {
+            if trimmed.starts_with(marker.as_str()) && trimmed.trim_start_matches(marker.as_str()).trim().is_empty() {
+                out.push(marker.clone());
+                fence = None;
+            } else {
+                out.push(line.trim_end().to_owned());
+            }
+        } else if let Some(marker) = fence_marker(trimmed) {
+            flush(&mut paragraph, &mut out);
+            out.push(format!("{marker}text"));
+            fence = Some(marker);
+        } else if trimmed.trim().is_empty() {
+            flush(&mut paragraph, &mut out);
+            out.push(String::new());
+        } else {
+            paragraph.push(trimmed.trim_end());
+        }
+    }
+    flush(&mut paragraph, &mut out);
+    if let Some(marker) = fence {
+        out.push(marker);
+    }
+    // No leading, trailing or doubled blank lines.
+    out.dedup_by(|a, b| a.is_empty() && b.is_empty());
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    while out.first().is_some_and(String::is_empty) {
+        out.remove(0);
+    }
+    out
+}
+
+/// The fence (three or more backticks or tildes) opening a code block.
+fn fence_marker(line: &str) -> Option<String> {
+    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let len = line.chars().take_while(|x| *x == c).count();
+    (len >= 3 && !line[len..].contains('`')).then(|| c.to_string().repeat(len))
+}
+
+fn flush(paragraph: &mut Vec<&str>, out: &mut Vec<String>) {
+    if paragraph.is_empty() {
+        return;
+    }
+    let ticks = paragraph.iter().map(|l| l.matches('`').count()).sum::<usize>();
+    let code_spans = ticks % 2 == 0;
+    let mut in_code = false;
+    for line in paragraph.drain(..) {
+        for piece in wrap(line) {
+            out.push(escape_line(piece, code_spans, &mut in_code));
+        }
+    }
+}
+
+/// Splits a long line at spaces into pieces of at most [`WIDTH`]
+/// characters (a longer word stays whole). Each piece is escaped on its own,
+/// so a piece starting with `-` or `1.` does not become a list.
+fn wrap(line: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = line;
+    while rest.chars().count() > WIDTH {
+        let limit = rest.char_indices().nth(WIDTH).map_or(rest.len(), |(i, _)| i);
+        let cut = rest[..limit].rfind(' ').or_else(|| rest[limit..].find(' ').map(|i| i + limit));
+        match cut {
+            Some(cut) if cut > 0 => {
+                pieces.push(rest[..cut].trim_end());
+                rest = rest[cut..].trim_start();
+            }
+            _ => break,
+        }
+    }
+    if !rest.is_empty() {
+        pieces.push(rest);
+    }
+    pieces
+}
+
+/// Escapes one line of prose; `in_code` carries an open code span across
+/// lines of a paragraph.
+fn escape_line(line: &str, code_spans: bool, in_code: &mut bool) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let consumed = if *in_code { 0 } else { escape_block_marker(line, &mut out) };
+    escape_inline(&line[consumed..], code_spans, in_code, &mut out);
+    out
+}
+
+/// A list, heading, quote or table marker, or a thematic break, at the
+/// start of a line: writes it escaped (`\-`, `1\.`) and returns how many
+/// bytes of `line` it covered.
+fn escape_block_marker(line: &str, out: &mut String) -> usize {
+    let Some(first) = line.chars().next() else { return 0 };
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let after = &line[digits..];
+    if digits > 0 && (after.starts_with(". ") || after.starts_with(") ") || after == "." || after == ")") {
+        // `1.` → `1\.`: the digits are not Markdown, the dot is.
+        out.push_str(&line[..digits]);
+        out.push('\\');
+        out.push_str(&line[digits..=digits]);
+        return digits + 1;
+    }
+    let is_marker = match first {
+        '-' | '*' | '+' => line.len() == 1 || line[1..].starts_with(' ') || line.chars().all(|c| c == first),
+        '#' | '>' | '=' | '|' => true,
+        _ => false,
+    };
+    if is_marker {
+        out.push('\\');
+        out.push(first);
+        return 1;
+    }
+    0
+}
+
+fn escape_inline(text: &str, code_spans: bool, in_code: &mut bool, out: &mut String) {
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let Some(c) = rest.chars().next() else { break };
+        if c == '`' {
+            out.push_str(if code_spans { "`" } else { "\\`" });
+            *in_code = code_spans && !*in_code;
+            i += 1;
+            continue;
+        }
+        if *in_code {
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        let prev = text[..i].chars().next_back();
+        let taken = match c {
+            '[' => match markdown_link(rest) {
+                Some(len) => {
+                    out.push_str(&rest[..len]);
+                    len
+                }
+                None => {
+                    out.push_str("\\[");
+                    1
+                }
+            },
+            ']' => {
+                out.push_str("\\]");
+                1
+            }
+            '<' => match autolink(rest) {
+                Some(len) => {
+                    out.push_str(&rest[..len]);
+                    len
+                }
+                None => {
+                    out.push_str("\\<");
+                    1
+                }
+            },
+            'h' if !prev.is_some_and(|p| p.is_alphanumeric() || p == '/') => match bare_url(rest) {
+                Some(len) => {
+                    out.push('<');
+                    out.push_str(&rest[..len]);
+                    out.push('>');
+                    len
+                }
+                None => {
+                    out.push('h');
+                    1
+                }
+            },
+            _ => {
+                out.push(c);
+                c.len_utf8()
+            }
+        };
+        i += taken;
+    }
+}
+
+/// The length of a complete `[text](url)` at the start of `s`, where the
+/// text has no brackets and the url no spaces or parentheses.
+fn markdown_link(s: &str) -> Option<usize> {
+    let close = s.find(']')?;
+    let text = &s[1..close];
+    if text.is_empty() || text.contains('[') || text.contains('`') || !s[close..].starts_with("](") {
+        return None;
+    }
+    let url_start = close + 2;
+    let url_len = s[url_start..].find(')')?;
+    let url = &s[url_start..url_start + url_len];
+    let is_url = url.starts_with("http://") || url.starts_with("https://");
+    (is_url && !url.contains([' ', '(', '<', '>'])).then_some(url_start + url_len + 1)
+}
+
+/// The length of an autolink `<https://...>` at the start of `s`.
+fn autolink(s: &str) -> Option<usize> {
+    let end = s.find('>')?;
+    let inner = &s[1..end];
+    let is_url = inner.starts_with("http://") || inner.starts_with("https://");
+    (is_url && !inner.contains(char::is_whitespace) && !inner.contains('<')).then_some(end + 1)
+}
+
+/// The length of a bare URL at the start of `s`, without trailing
+/// punctuation (and without a closing parenthesis it did not open).
+fn bare_url(s: &str) -> Option<usize> {
+    let scheme = ["https://", "http://"].into_iter().find(|p| s.starts_with(p))?;
+    let mut len =
+        s.find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '`' | '[' | ']')).unwrap_or(s.len());
+    loop {
+        let url = &s[..len];
+        let unbalanced = url.ends_with(')') && url.matches('(').count() < url.matches(')').count();
+        if url.ends_with(['.', ',', ';', ':', '!', '?', '\'', '*', '_']) || unbalanced {
+            len -= 1;
+        } else {
+            break;
+        }
+    }
+    (len > scheme.len()).then_some(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(s: &str) -> String {
+        doc_lines(s).join("\n")
+    }
+
+    #[test]
+    fn plain_prose_is_kept() {
+        assert_eq!(doc("Hello world."), "Hello world.");
+        assert_eq!(doc(""), "");
+        assert_eq!(doc("  \n \n"), "");
+        assert_eq!(doc("a\n\n\n\nb\n"), "a\n\nb");
+    }
+
+    #[test]
+    fn links_and_html_are_escaped() {
+        assert_eq!(doc("see [RFC 1234] and [x]"), "see \\[RFC 1234\\] and \\[x\\]");
+        assert_eq!(doc("a <b> tag, a->b, x < y"), "a \\<b> tag, a->b, x \\< y");
+        assert_eq!(doc("[docs](https://k8s.io/x)"), "[docs](https://k8s.io/x)");
+        assert_eq!(doc("keep <https://a.io/x> as is"), "keep <https://a.io/x> as is");
+        assert_eq!(doc("`[a]` and `<b>`"), "`[a]` and `<b>`");
+    }
+
+    #[test]
+    fn bare_urls_become_autolinks() {
+        assert_eq!(doc("More info: https://kubernetes.io/docs/x."), "More info: <https://kubernetes.io/docs/x>.");
+        assert_eq!(doc("(see http://a.b/c)"), "(see <http://a.b/c>)");
+        assert_eq!(doc("https://"), "https://");
+        assert_eq!(doc("xhttps://a.b"), "xhttps://a.b");
+    }
+
+    #[test]
+    fn block_structure_is_flattened() {
+        assert_eq!(doc("    indented code"), "indented code");
+        assert_eq!(doc("- one\ncontinued\n* two"), "\\- one\ncontinued\n\\* two");
+        assert_eq!(doc("1. first\n2) second"), "1\\. first\n2\\) second");
+        assert_eq!(doc("# heading\n> quote\n---\n==="), "\\# heading\n\\> quote\n\\---\n\\===");
+        assert_eq!(doc("-1 is negative"), "-1 is negative");
+        assert_eq!(doc("a\tb"), "a    b");
+    }
+
+    #[test]
+    fn fences_become_text_blocks() {
+        assert_eq!(doc("x:\n```yaml\n  a: [1]\n```\nafter"), "x:\n```text\n  a: [1]\n```\nafter");
+        assert_eq!(doc("```\nfn main() {}"), "```text\nfn main() {}\n```");
+    }
+
+    #[test]
+    fn long_lines_are_wrapped_without_creating_lists() {
+        let long = format!("{}- not a list {} 1. nor this", "word ".repeat(18), "x".repeat(89));
+        let lines = doc_lines(&long);
+        assert!(lines.iter().all(|l| l.len() <= WIDTH + 2), "{lines:?}");
+        assert_eq!(lines[1], "\\- not a list");
+        assert_eq!(lines[3], "1\\. nor this");
+        assert_eq!(doc_lines(&"y".repeat(200)), ["y".repeat(200)]);
+    }
+
+    #[test]
+    fn unbalanced_backticks_are_escaped() {
+        assert_eq!(doc("it's `odd [x]"), "it's \\`odd \\[x\\]");
+        assert_eq!(doc("`a\nb` [c]"), "`a\nb` \\[c\\]");
+    }
+}

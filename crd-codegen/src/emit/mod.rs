@@ -1,0 +1,213 @@
+//! Type spaces → Rust source text: tokens with `quote`, laid out by
+//! `prettyplease`, behind an `@generated` header.
+//!
+//! Entry point: [`file()`]. The shape of the output is the contract in
+//! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
+//! the default functions and `Default` impls, `resource.rs` the
+//! k8s-openapi traits of root types and `doc.rs` the doc comments. Error
+//! policy: the only failures are option paths that are not Rust paths and
+//! (a generator bug) tokens that do not parse.
+
+mod defaults;
+pub mod doc;
+mod resource;
+mod types;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::error::{Error, Result};
+use crate::naming::{Case, Names};
+use crate::typespace::{CrdSpace, TypeId, TypeRef, TypeSpace, VersionSpace};
+
+/// What the emitted code looks like beyond the model.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Extra derives for every type, as paths (`schemars::JsonSchema`).
+    pub derives: Vec<String>,
+    /// The path of the `crd-schema` crate.
+    pub crd_schema: String,
+    /// The path of the `k8s-openapi` crate.
+    pub k8s_openapi: String,
+}
+
+/// Resolved paths and derives, shared by the emitters.
+struct Ctx<'a> {
+    space: &'a TypeSpace,
+    crd_schema: TokenStream,
+    crd_schema_text: String,
+    k8s: TokenStream,
+    derives: Vec<syn::Path>,
+}
+
+impl Ctx<'_> {
+    /// The tokens of a type.
+    fn ty(&self, ty: &TypeRef) -> TokenStream {
+        let k8s = &self.k8s;
+        match ty {
+            TypeRef::Named(id) => {
+                let ident = self.name(*id);
+                quote!(#ident)
+            }
+            TypeRef::String => quote!(::std::string::String),
+            TypeRef::I32 => quote!(i32),
+            TypeRef::I64 => quote!(i64),
+            TypeRef::F64 => quote!(f64),
+            TypeRef::Bool => quote!(bool),
+            TypeRef::Value => quote!(::serde_json::Value),
+            TypeRef::IntOrString => quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString),
+            TypeRef::ObjectMeta => quote!(#k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta),
+            TypeRef::Vec(item) => {
+                let item = self.ty(item);
+                quote!(::std::vec::Vec<#item>)
+            }
+            TypeRef::Map(value) => {
+                let value = self.ty(value);
+                quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+            }
+            TypeRef::Option(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::option::Option<#inner>)
+            }
+        }
+    }
+
+    /// Whether clippy's `type_complexity` (threshold 250) may fire on `ty`
+    /// wrapped in `wrappers` more generic types (`Option`, `Result`).
+    fn complex(&self, ty: &TypeRef, wrappers: u32) -> bool {
+        let outer: u32 = (1..=wrappers).map(|nest| 10 * nest).sum();
+        outer + complexity(ty, wrappers + 1) > 250
+    }
+
+    fn name(&self, id: TypeId) -> Ident {
+        ident(self.space.get(id).map_or("Unnamed", |t| t.name.as_str()))
+    }
+
+    /// A `crd_schema::__private` helper as a string for serde attributes.
+    fn helper(&self, name: &str) -> String {
+        format!("{}::__private::{name}", self.crd_schema_text)
+    }
+}
+
+/// clippy's type complexity score: 10 × nesting depth for every path type.
+fn complexity(ty: &TypeRef, nest: u32) -> u32 {
+    let own = 10 * nest;
+    match ty {
+        TypeRef::Vec(inner) | TypeRef::Option(inner) => own + complexity(inner, nest + 1),
+        // `BTreeMap<String, T>`
+        TypeRef::Map(inner) => own + 10 * (nest + 1) + complexity(inner, nest + 1),
+        _ => own,
+    }
+}
+
+/// An identifier, raw when written `r#...`.
+fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+/// `#[doc = "..."]` attributes for text the generator writes itself
+/// (already valid Markdown).
+fn own_doc(text: &str) -> TokenStream {
+    let attrs = text.lines().map(|line| {
+        let line = format!(" {line}");
+        quote!(#[doc = #line])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// `#[doc = "..."]` attributes for a description.
+fn doc_attrs(description: &str) -> TokenStream {
+    let lines = doc::doc_lines(description);
+    let attrs = lines.iter().map(|line| {
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        quote!(#[doc = #line])
+    });
+    quote!(#(#attrs)*)
+}
+
+fn parse_path(option: &'static str, value: &str) -> Result<syn::Path> {
+    syn::parse_str::<syn::Path>(value).map_err(|_| Error::Option { option, value: value.to_owned() })
+}
+
+/// The whole file for `crds`, read from `sources`.
+pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Result<String> {
+    let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
+    let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
+    let derives = options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?;
+    let mut modules = Names::new(Case::Snake);
+    let mut items = Vec::new();
+    for crd in crds {
+        let versions = crd
+            .versions
+            .iter()
+            .map(|v| {
+                let space = &v.space;
+                let ctx = Ctx {
+                    space,
+                    crd_schema: quote!(#crd_schema),
+                    crd_schema_text: options.crd_schema.replace(' ', ""),
+                    k8s: quote!(#k8s),
+                    derives: derives.clone(),
+                };
+                version_module(&ctx, crd, v)
+            })
+            .collect::<Vec<_>>();
+        if crds.len() == 1 {
+            items.extend(versions);
+        } else {
+            let module = ident(&modules.claim(&crd.module));
+            let doc = own_doc(&format!("The CustomResourceDefinition `{}`.", crd.name));
+            items.push(quote!(#doc pub mod #module { #(#versions)* }));
+        }
+    }
+    let tokens = quote!(#(#items)*);
+    let label = crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
+    let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Emit { crd: label, message: e.to_string() })?;
+    let names = sources.join(", ");
+    let code = space_items(&prettyplease::unparse(&file));
+    Ok(format!("// @generated by crd-codegen from {names}. Do not edit.\n\n{code}"))
+}
+
+/// A blank line after every block that closes an item, before the next
+/// item at the same depth (prettyplease leaves none).
+fn space_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + code.len() / 20);
+    let mut previous: Option<&str> = None;
+    for line in code.lines() {
+        if let Some(prev) = previous {
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let closes = matches!(prev.trim(), "}" | "};");
+            let opens = !line.trim().is_empty() && !line.trim_start().starts_with(['}', ')', ']']);
+            if closes && opens && indent(prev) == indent(line) {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = Some(line);
+    }
+    out
+}
+
+fn version_module(ctx: &Ctx<'_>, crd: &CrdSpace, version: &VersionSpace) -> TokenStream {
+    let module = ident(&version.module);
+    let kind = ctx.space.types.first().map(|t| t.name.as_str()).unwrap_or_default();
+    // An inner doc, so that the link resolves inside the module.
+    let doc = format!(" Version `{}` of `{}`: the resource is [`{kind}`].", version.version, crd.name);
+    let types = ctx.space.types.iter().enumerate().map(|(i, _)| types::type_def(ctx, TypeId(i)));
+    quote! {
+        pub mod #module {
+            #![doc = #doc]
+            #(#types)*
+        }
+    }
+}
+
+/// A derived function name (`default_<field>`); a field's leading `_`
+/// (`_123`) is dropped so the name has no `__` (`non_snake_case`).
+fn derived_fn(prefix: &str, field: &str) -> Ident {
+    format_ident!("{prefix}_{}", crate::naming::bare(field).trim_start_matches('_'))
+}

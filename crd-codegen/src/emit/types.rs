@@ -1,0 +1,236 @@
+//! Structs and enums, with their serde attributes (the "Fields" table of
+//! the contract) and their derives.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Ctx, defaults, derived_fn, doc_attrs, ident, resource};
+use crate::naming::bare;
+use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
+
+/// The item(s) of one named type: the type and, wrapped in `const _`, its
+/// impls.
+pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
+    let Some(def) = ctx.space.get(id) else { return quote!() };
+    match &def.kind {
+        TypeKind::Struct(s) => struct_def(ctx, def, s),
+        TypeKind::Enum(e) => enum_def(ctx, def, e),
+    }
+}
+
+/// `#[derive(...)]` with the base derives (paths or `Default`) followed by
+/// the user's extras that are not already there.
+fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
+    let mut paths: Vec<syn::Path> = base.iter().filter_map(|p| syn::parse_str(p).ok()).collect();
+    let last = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string());
+    for extra in &ctx.derives {
+        if !paths.iter().any(|p| last(p) == last(extra)) {
+            paths.push(extra.clone());
+        }
+    }
+    quote!(#[derive(#(#paths),*)])
+}
+
+fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(&def.doc);
+    let base: &[&str] = if defaults::needs_impl(s) {
+        &["Clone", "Debug", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
+    } else {
+        &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
+    };
+    let derive = derive_attr(ctx, base);
+    let fields = s.fields.iter().map(|f| field(ctx, &def.name, f));
+    let flatten = s.flatten.as_deref().map(|f| {
+        let f = ident(f);
+        quote! {
+            /// Fields the schema does not list, kept as the API server keeps
+            /// them (`x-kubernetes-preserve-unknown-fields`).
+            #[serde(flatten)]
+            pub #f: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+        }
+    });
+    let impls = [defaults::impls(ctx, &name, s), resource::impls(ctx, &name, s)];
+    let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
+    quote! {
+        #doc
+        #derive
+        pub struct #name {
+            #(#fields,)*
+            #flatten
+        }
+        #impls
+    }
+}
+
+fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
+    let doc = doc_attrs(&f.doc);
+    let name = ident(&f.ident);
+    let inner = ctx.ty(&f.ty);
+    let mut args: Vec<TokenStream> = Vec::new();
+    let json = &f.json;
+    if bare(&f.ident) != json {
+        args.push(quote!(rename = #json));
+    }
+    let skip = quote!(skip_serializing_if = "::std::option::Option::is_none");
+    let null_pruned_map = f.ty.null_pruned_map();
+    let ty = match &f.slot {
+        Slot::Required => {
+            if null_pruned_map {
+                let helper = ctx.helper("map_without_nulls");
+                args.push(quote!(deserialize_with = #helper));
+            }
+            inner
+        }
+        Slot::DefaultWhenAbsent => {
+            args.push(quote!(default));
+            inner
+        }
+        Slot::Optional => {
+            args.push(quote!(default));
+            if null_pruned_map {
+                let helper = ctx.helper("option_map_without_nulls");
+                args.push(quote!(deserialize_with = #helper));
+            }
+            args.push(skip);
+            quote!(::std::option::Option<#inner>)
+        }
+        Slot::Defaulted(_) => {
+            let default = format!("{parent}::{}", derived_fn("default", &f.ident));
+            let deserialize = format!("{parent}::{}", derived_fn("deserialize", &f.ident));
+            args.push(quote!(default = #default, deserialize_with = #deserialize));
+            inner
+        }
+        Slot::NullableDefaulted(_) => {
+            let default = format!("{parent}::{}", derived_fn("default", &f.ident));
+            args.push(quote!(default = #default));
+            quote!(::std::option::Option<#inner>)
+        }
+        Slot::Nullable => {
+            let helper = ctx.helper("double_option");
+            args.push(quote!(default, deserialize_with = #helper));
+            args.push(skip);
+            quote!(::std::option::Option<::std::option::Option<#inner>>)
+        }
+    };
+    let serde = if args.is_empty() { quote!() } else { quote!(#[serde(#(#args),*)]) };
+    let wrappers = match f.slot {
+        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => 0,
+        Slot::Optional | Slot::NullableDefaulted(_) => 1,
+        Slot::Nullable => 2,
+    };
+    let allow = ctx.complex(&f.ty, wrappers).then(|| quote!(#[allow(clippy::type_complexity)]));
+    quote!(#doc #serde #allow pub #name: #ty)
+}
+
+fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(&def.doc);
+    let default_variant = match e.default {
+        EnumDefault::Variant(i) => Some(i),
+        EnumDefault::Unknown(_) => None,
+    };
+    let mut base = vec!["Clone", "Debug"];
+    if default_variant.is_some() {
+        base.push("Default");
+    }
+    base.extend(["PartialEq", "Eq", "Hash", "PartialOrd", "Ord", "::serde::Serialize", "::serde::Deserialize"]);
+    let derive = derive_attr(ctx, &base);
+    let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| {
+        let variant = ident(variant);
+        let default = (default_variant == Some(i)).then(|| quote!(#[default]));
+        let rename = (variant != json).then(|| quote!(#[serde(rename = #json)]));
+        quote!(#default #rename #variant)
+    });
+    let catch_all = e.catch_all.as_deref().map(|c| {
+        let c = ident(c);
+        quote! {
+            /// A value this version of the schema does not list.
+            #[serde(untagged)]
+            #c(::std::string::String)
+        }
+    });
+    let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
+    let default_impl = match (&e.default, &e.catch_all) {
+        (EnumDefault::Unknown(value), Some(c)) => {
+            let c = ident(c);
+            quote! {
+                const _: () = {
+                    impl ::std::default::Default for #name {
+                        fn default() -> Self {
+                            Self::#c(::std::string::String::from(#value))
+                        }
+                    }
+                };
+            }
+        }
+        _ => quote!(),
+    };
+    let variants = variants.chain(catch_all);
+    quote! {
+        #doc
+        #derive
+        #allow
+        pub enum #name {
+            #(#variants,)*
+        }
+        #default_impl
+    }
+}
+
+/// Whether clippy's `enum_variant_names` may fire: a variant starting or
+/// ending with the enum's name, or (with three or more variants, all of
+/// several words, and no catch-all) a common first or last word. Erring on
+/// the side of the allow costs nothing; a warning fails `-D warnings`.
+fn variant_names_lint(enum_name: &str, e: &EnumDef) -> bool {
+    let names: Vec<&str> = e.variants.iter().map(|(v, _)| v.as_str()).collect();
+    if names.iter().any(|v| v.len() > enum_name.len() && (v.starts_with(enum_name) || v.ends_with(enum_name))) {
+        return true;
+    }
+    let count = names.len() + usize::from(e.catch_all.is_some());
+    if count < 3 || e.catch_all.is_some() {
+        return false;
+    }
+    let words: Vec<Vec<String>> = names.iter().map(|v| camel_words(v)).collect();
+    if words.iter().any(|w| w.len() < 2) {
+        return false;
+    }
+    let same = |pick: fn(&Vec<String>) -> Option<&String>| words.iter().all(|w| pick(w) == pick(&words[0]));
+    same(|w| w.first()) || same(|w| w.last())
+}
+
+/// Splits `FooBar2Baz` at capitals, as clippy's `camel_case_split`.
+fn camel_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for c in name.chars() {
+        match words.last_mut() {
+            Some(word) if !c.is_ascii_uppercase() => word.push(c),
+            _ => words.push(c.to_string()),
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(variants: &[&str], catch_all: bool) -> EnumDef {
+        EnumDef {
+            variants: variants.iter().map(|v| ((*v).to_owned(), v.to_lowercase())).collect(),
+            catch_all: catch_all.then(|| "Unknown".to_owned()),
+            default: EnumDefault::Variant(0),
+        }
+    }
+
+    #[test]
+    fn enum_variant_names_is_predicted() {
+        assert!(variant_names_lint("Mode", &e(&["ReadOnce", "ReadMany", "ReadAll"], false)));
+        assert!(variant_names_lint("Mode", &e(&["OnceRead", "ManyRead", "AllRead"], false)));
+        assert!(!variant_names_lint("Mode", &e(&["ReadOnce", "ReadMany", "ReadAll"], true)));
+        assert!(!variant_names_lint("Mode", &e(&["ReadOnce", "ReadMany"], false)));
+        assert!(!variant_names_lint("Mode", &e(&["ReadOnce", "Write", "ReadAll"], false)));
+        assert!(variant_names_lint("Mode", &e(&["ModeA", "B"], true)));
+        assert_eq!(camel_words("FooBar2Baz"), ["Foo", "Bar2", "Baz"]);
+    }
+}

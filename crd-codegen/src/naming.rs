@@ -1,0 +1,318 @@
+//! Rust names for JSON names: fields, types, enum variants and modules.
+//!
+//! Entry points: [`snake`] and [`camel`] turn any string into a valid,
+//! lint-clean identifier; [`Names`] hands out unique names within one scope
+//! (the fields of a struct, the types of a module, the variants of an enum).
+//! Nothing here fails: every input, however odd, gets a name.
+//!
+//! The rules, in order:
+//! 1. Non-ASCII characters become words of their own (`é` → `u00e9`), so
+//!    identifiers stay ASCII (no `non_ascii_idents`/`uncommon_codepoints`
+//!    surprises) and two different names rarely collide.
+//! 2. A name without a single ASCII letter or digit is spelled out from its
+//!    punctuation (`*` → `star`, `-` → `dash`); the empty name is `empty`.
+//! 3. Plural acronyms stay one word (`podIPs` → `pod_ips`, not `pod_i_ps`).
+//! 4. heck splits words (case changes and any other punctuation).
+//! 5. A leading digit gets a prefix (`_` for snake case, `V` for camel
+//!    case); in camel case two words that meet digit to digit keep an
+//!    underscore between them (`1.0` → `V1_0`, not `V10`).
+//! 6. Keywords become raw identifiers (`r#type`); `self`, `super`, `crate`
+//!    and `Self` cannot be raw and get a trailing underscore instead.
+//! 7. [`Names::claim`] adds `_2`, `_3`, ... (snake) or `2`, `3`, ... (camel)
+//!    in claim order, i.e. schema order, when a name is taken.
+
+use std::collections::HashSet;
+
+use heck::ToSnakeCase;
+
+/// Keywords that can be written as raw identifiers (strict and reserved
+/// keywords of edition 2024).
+const RAW_KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
+    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers.
+const NON_RAW_KEYWORDS: &[&str] = &["self", "super", "crate", "Self", "_"];
+
+/// Words for punctuation, used when a name holds nothing else.
+fn punctuation_word(c: char) -> Option<&'static str> {
+    Some(match c {
+        '*' => "star",
+        '-' => "dash",
+        '+' => "plus",
+        '/' => "slash",
+        '\\' => "backslash",
+        '.' => "dot",
+        ',' => "comma",
+        '=' => "eq",
+        '<' => "lt",
+        '>' => "gt",
+        '!' => "bang",
+        '?' => "question",
+        '~' => "tilde",
+        '@' => "at",
+        '#' => "hash",
+        '$' => "dollar",
+        '%' => "percent",
+        '&' => "amp",
+        '|' => "pipe",
+        ':' => "colon",
+        ';' => "semicolon",
+        '^' => "caret",
+        '_' => "underscore",
+        '\'' => "quote",
+        '"' => "dquote",
+        '`' => "backtick",
+        '(' | ')' => "paren",
+        '[' | ']' => "bracket",
+        '{' | '}' => "brace",
+        ' ' => "space",
+        _ => return None,
+    })
+}
+
+/// Rules 1-3: a string heck can split into ASCII words.
+fn prepare(name: &str) -> String {
+    if !name.chars().any(|c| c.is_ascii_alphanumeric() || !c.is_ascii()) {
+        if name.is_empty() {
+            return "empty".to_owned();
+        }
+        let words: Vec<String> = name
+            .chars()
+            .map(|c| punctuation_word(c).map_or_else(|| format!("u{:04x}", u32::from(c)), str::to_owned))
+            .collect();
+        return words.join(" ");
+    }
+    let mut out = String::with_capacity(name.len());
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii() {
+            out.push_str(&format!(" u{:04x} ", u32::from(c)));
+        } else if c == 's' && is_plural_acronym_end(&chars, i) {
+            out.push('S');
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// Whether the `s` at `i` ends an acronym of two or more capitals (`IPs`,
+/// `CIDRs`) rather than starting a word.
+fn is_plural_acronym_end(chars: &[char], i: usize) -> bool {
+    let caps = chars[..i].iter().rev().take_while(|c| c.is_ascii_uppercase()).count();
+    let next_is_lower = chars.get(i + 1).is_some_and(|c| c.is_ascii_lowercase());
+    caps >= 2 && !next_is_lower
+}
+
+/// The snake-case words of `name` (rules 1-4), never empty.
+fn snake_words(name: &str) -> Vec<String> {
+    let snake = prepare(name).to_snake_case();
+    let words: Vec<String> = snake.split('_').filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    if words.is_empty() { vec!["empty".to_owned()] } else { words }
+}
+
+/// A snake-case identifier for `name` (field and module names).
+pub fn snake(name: &str) -> String {
+    let joined = snake_words(name).join("_");
+    let prefixed = if joined.starts_with(|c: char| c.is_ascii_digit()) { format!("_{joined}") } else { joined };
+    keyword_safe(prefixed)
+}
+
+/// An UpperCamelCase identifier for `name` (type and variant names).
+pub fn camel(name: &str) -> String {
+    let mut out = String::new();
+    for word in snake_words(name) {
+        let meets_digits =
+            out.ends_with(|c: char| c.is_ascii_digit()) && word.starts_with(|c: char| c.is_ascii_digit());
+        if meets_digits {
+            out.push('_');
+        }
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    keyword_safe(out)
+}
+
+/// Rule 6.
+fn keyword_safe(name: String) -> String {
+    if RAW_KEYWORDS.contains(&name.as_str()) {
+        format!("r#{name}")
+    } else if NON_RAW_KEYWORDS.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+/// An identifier without its `r#` prefix: the name serde sees, and the
+/// stem of derived names (`default_type` for `r#type`).
+pub fn bare(ident: &str) -> &str {
+    ident.strip_prefix("r#").unwrap_or(ident)
+}
+
+/// The case of the names a [`Names`] scope hands out, which decides how a
+/// collision suffix is attached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    /// `foo_bar` → `foo_bar_2`.
+    Snake,
+    /// `FooBar` → `FooBar2`, `V1` → `V1_2`.
+    Camel,
+}
+
+/// One scope of unique identifiers. Names are compared without `r#`.
+#[derive(Clone, Debug)]
+pub struct Names {
+    case: Case,
+    taken: HashSet<String>,
+}
+
+impl Names {
+    /// An empty scope.
+    pub fn new(case: Case) -> Self {
+        Self { case, taken: HashSet::new() }
+    }
+
+    /// Whether `ident` is already taken.
+    pub fn contains(&self, ident: &str) -> bool {
+        self.taken.contains(bare(ident))
+    }
+
+    /// Takes `wanted` (an identifier from [`snake`] or [`camel`]) or, when
+    /// it is taken, the first free suffixed form (rule 7).
+    pub fn claim(&mut self, wanted: &str) -> String {
+        if self.taken.insert(bare(wanted).to_owned()) {
+            return wanted.to_owned();
+        }
+        let stem = bare(wanted).trim_end_matches('_');
+        let separator = match self.case {
+            Case::Snake => "_",
+            Case::Camel if stem.ends_with(|c: char| c.is_ascii_digit()) => "_",
+            Case::Camel => "",
+        };
+        (2u64..)
+            .map(|n| format!("{stem}{separator}{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_fields() {
+        let cases = [
+            ("apiVersion", "api_version"),
+            ("spec", "spec"),
+            ("podIPs", "pod_ips"),
+            ("CIDRs", "cidrs"),
+            ("externalIPs", "external_ips"),
+            ("URLsList", "urls_list"),
+            ("ipFamilyPolicy", "ip_family_policy"),
+            ("x-y", "x_y"),
+            ("limits.nvidia.com/gpu", "limits_nvidia_com_gpu"),
+            ("HTTPHeaders", "http_headers"),
+            ("tls", "tls"),
+            ("already_snake", "already_snake"),
+            ("$ref", "r#ref"),
+            ("123", "_123"),
+            ("1st", "_1st"),
+            ("", "empty"),
+            ("-", "dash"),
+            ("*", "star"),
+            ("->", "dash_gt"),
+            ("café", "caf_u00e9"),
+            ("日本", "u65e5_u672c"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(snake(input), want, "snake({input:?})");
+        }
+    }
+
+    #[test]
+    fn keywords() {
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("Type"), "r#type");
+        assert_eq!(snake("async"), "r#async");
+        assert_eq!(snake("gen"), "r#gen");
+        assert_eq!(snake("self"), "self_");
+        assert_eq!(snake("super"), "super_");
+        assert_eq!(snake("crate"), "crate_");
+        assert_eq!(snake("Self"), "self_");
+        assert_eq!(snake("_"), "underscore");
+        assert_eq!(camel("self"), "Self_");
+        assert_eq!(bare("r#type"), "type");
+        assert_eq!(bare("kind"), "kind");
+    }
+
+    #[test]
+    fn camel_case_types_and_variants() {
+        let cases = [
+            ("spec", "Spec"),
+            ("red", "Red"),
+            ("ReadWriteOnce", "ReadWriteOnce"),
+            ("TCP", "Tcp"),
+            ("podIPs", "PodIps"),
+            ("x-y", "XY"),
+            ("1.0", "V1_0"),
+            ("v1.2.3", "V1_2_3"),
+            ("123", "V123"),
+            ("", "Empty"),
+            ("*", "Star"),
+            ("=", "Eq"),
+            ("!=", "BangEq"),
+            ("limits.nvidia.com/gpu", "LimitsNvidiaComGpu"),
+            ("ÄÖ", "U00c4U00d6"),
+            ("Unknown", "Unknown"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(camel(input), want, "camel({input:?})");
+        }
+    }
+
+    #[test]
+    fn every_name_is_an_identifier() {
+        let inputs = ["", " ", "\t", "a b", "--x--", "0", "_", "__", "r#type", "é", "a\u{0}b", "💥", "A_B", "_1"];
+        for input in inputs {
+            for name in [snake(input), camel(input)] {
+                let parsed: Result<syn::Ident, _> = syn::parse_str(&name);
+                assert!(parsed.is_ok(), "{input:?} gave {name:?}");
+                assert!(name.is_ascii(), "{input:?} gave {name:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn collisions_get_suffixes_in_claim_order() {
+        let mut fields = Names::new(Case::Snake);
+        assert_eq!(fields.claim(&snake("x-y")), "x_y");
+        assert_eq!(fields.claim(&snake("x_y")), "x_y_2");
+        assert_eq!(fields.claim(&snake("xY")), "x_y_3");
+        assert_eq!(fields.claim(&snake("type")), "r#type");
+        assert_eq!(fields.claim(&snake("Type")), "type_2");
+        assert_eq!(fields.claim(&snake("self")), "self_");
+        assert_eq!(fields.claim(&snake("Self")), "self_2");
+        assert!(fields.contains("r#type"));
+
+        let mut types = Names::new(Case::Camel);
+        assert_eq!(types.claim("SpecFooBar"), "SpecFooBar");
+        assert_eq!(types.claim("SpecFooBar"), "SpecFooBar2");
+        assert_eq!(types.claim("SpecFooBar"), "SpecFooBar3");
+        assert_eq!(types.claim("V1"), "V1");
+        assert_eq!(types.claim("V1"), "V1_2");
+    }
+}

@@ -1,0 +1,339 @@
+//! Structural schema → types: the "Types" and "Fields" tables of
+//! `docs/generated-code.md`.
+//!
+//! The walk mirrors the API server's pruning walk, so that what serde keeps
+//! is what pruning keeps: preservation (`x-kubernetes-preserve-unknown-fields`)
+//! is inherited through array `items` and nowhere else; the root and
+//! embedded resources keep `apiVersion`/`kind`/`metadata` whatever their
+//! listed schemas say. Types are named when created, parents first and
+//! properties in schema order, so collision suffixes are stable.
+
+use serde_json::Value;
+
+use super::{
+    EnumDef, EnumDefault, Field, ModelOptions, Resource, Slot, Special, StructDef, TypeDef, TypeId, TypeKind, TypeRef,
+    TypeSpace,
+};
+use crate::naming::{self, Case, Names};
+use crd_schema::structural::{Structural, StructuralOrBool};
+
+/// The JSON names a resource (root or embedded) owns.
+const RESOURCE_KEYS: [&str; 3] = ["apiVersion", "kind", "metadata"];
+
+/// Builds the types of one version; the root is `TypeId(0)`.
+pub(super) fn build(
+    schema: Option<&Structural>,
+    resource: Resource,
+    all_preserve: bool,
+    options: ModelOptions,
+) -> TypeSpace {
+    let mut builder = Builder { space: TypeSpace::default(), names: Names::new(Case::Camel), all_preserve, options };
+    builder.root(schema, resource);
+    builder.space
+}
+
+struct Builder {
+    space: TypeSpace,
+    names: Names,
+    /// The CRD sets `spec.preserveUnknownFields: true`: nothing is pruned.
+    all_preserve: bool,
+    options: ModelOptions,
+}
+
+/// Where a struct sits, which decides its fixed fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Root,
+    Embedded,
+    Plain,
+}
+
+impl Builder {
+    /// Reserves a name and a slot for a type whose content is built next,
+    /// so that parents are numbered (and named) before their children.
+    fn reserve(&mut self, wanted: &str, doc: &str) -> TypeId {
+        let name = self.names.claim(wanted);
+        let id = TypeId(self.space.types.len());
+        let kind = TypeKind::Struct(StructDef::default());
+        self.space.types.push(TypeDef { name, doc: doc.to_owned(), kind });
+        id
+    }
+
+    fn name_of(&self, id: TypeId) -> String {
+        self.space.get(id).map(|t| t.name.clone()).unwrap_or_default()
+    }
+
+    fn set(&mut self, id: TypeId, kind: TypeKind) {
+        if let Some(def) = self.space.types.get_mut(id.0) {
+            def.kind = kind;
+        }
+    }
+
+    fn root(&mut self, schema: Option<&Structural>, resource: Resource) {
+        let empty = Structural::default();
+        let doc = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
+        let id = self.reserve(&naming::camel(&resource.kind), doc);
+        // A version without schema prunes nothing: everything is kept.
+        let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
+        let mut def = self.struct_def(id, schema.unwrap_or(&empty), Place::Root, preserve);
+        def.resource = Some(resource);
+        self.set(id, TypeKind::Struct(def));
+    }
+
+    /// The type of a value with schema `schema`; `preserving` is the
+    /// preservation inherited from an enclosing array.
+    fn node(&mut self, schema: &Structural, wanted: &str, preserving: bool) -> TypeRef {
+        let preserve = schema.extensions.x_preserve_unknown_fields || preserving || self.all_preserve;
+        if schema.extensions.x_int_or_string {
+            return TypeRef::IntOrString;
+        }
+        match schema.generic.type_.as_str() {
+            "array" => match &schema.items {
+                Some(items) => {
+                    let item = self.node(items, wanted, preserve);
+                    TypeRef::Vec(Box::new(nullable(items, item)))
+                }
+                None => TypeRef::Vec(Box::new(TypeRef::Value)),
+            },
+            "string" => self.string(schema, wanted),
+            "integer" if schema.value_validation.format == "int32" => TypeRef::I32,
+            "integer" => TypeRef::I64,
+            "number" => TypeRef::F64,
+            "boolean" => TypeRef::Bool,
+            "object" | "" => self.object(schema, wanted, preserve),
+            _ => TypeRef::Value,
+        }
+    }
+
+    fn object(&mut self, schema: &Structural, wanted: &str, preserve: bool) -> TypeRef {
+        let place = if schema.extensions.x_embedded_resource { Place::Embedded } else { Place::Plain };
+        if place == Place::Plain && schema.properties.is_empty() {
+            match &schema.additional_properties {
+                Some(StructuralOrBool::Structural(values)) => {
+                    let value = self.node(values, wanted, false);
+                    return TypeRef::Map(Box::new(nullable(values, value)));
+                }
+                // Values without a schema: pruning empties nested objects,
+                // which no Rust type expresses; `Value` keeps them as given.
+                Some(StructuralOrBool::Bool(_)) => return TypeRef::Map(Box::new(TypeRef::Value)),
+                None if preserve || schema.generic.type_.is_empty() => return TypeRef::Value,
+                None => {}
+            }
+        }
+        let id = self.reserve(wanted, &schema.generic.description);
+        let def = self.struct_def(id, schema, place, preserve);
+        self.set(id, TypeKind::Struct(def));
+        TypeRef::Named(id)
+    }
+
+    fn struct_def(&mut self, id: TypeId, schema: &Structural, place: Place, preserve: bool) -> StructDef {
+        let parent = self.name_of(id);
+        let mut idents = Names::new(Case::Snake);
+        let mut fields = match place {
+            Place::Plain => Vec::new(),
+            _ => resource_fields(schema, place, &mut idents),
+        };
+        let flatten = preserve.then(|| idents.claim("additional_properties"));
+        let required = schema.value_validation.required.as_deref().unwrap_or_default();
+        for (json, property) in &schema.properties {
+            if place != Place::Plain && RESOURCE_KEYS.contains(&json.as_str()) {
+                continue;
+            }
+            let ident = idents.claim(&naming::snake(json));
+            let ty = self.node(property, &format!("{parent}{}", naming::camel(json)), false);
+            let slot = slot(property, &ty, required.contains(json));
+            let doc = property.generic.description.clone();
+            fields.push(Field { ident, json: json.clone(), ty, slot, doc, special: None });
+        }
+        StructDef { fields, flatten, resource: None }
+    }
+
+    fn string(&mut self, schema: &Structural, wanted: &str) -> TypeRef {
+        let values = &schema.value_validation.enum_;
+        let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        // `null` may be listed for a nullable enum; the field's `Option`
+        // carries it. Any other non-string makes it a plain string.
+        if strings.is_empty() || values.iter().any(|v| !v.is_string() && !v.is_null()) {
+            return TypeRef::String;
+        }
+        let id = self.reserve(wanted, &schema.generic.description);
+        let def = enum_def(&strings, schema.generic.default.as_ref(), self.options.strict_enums);
+        self.set(id, TypeKind::Enum(def));
+        TypeRef::Named(id)
+    }
+}
+
+/// `apiVersion`, `kind` and `metadata` of the root (always there) or of an
+/// embedded resource (kept as given), documented by the listed schemas.
+fn resource_fields(schema: &Structural, place: Place, idents: &mut Names) -> Vec<Field> {
+    let specials = [
+        ("apiVersion", TypeRef::String, Special::ApiVersion),
+        ("kind", TypeRef::String, Special::Kind),
+        ("metadata", TypeRef::ObjectMeta, Special::Metadata),
+    ];
+    specials
+        .into_iter()
+        .map(|(json, ty, special)| {
+            let slot = match (place, special) {
+                (Place::Root, Special::Metadata) => Slot::DefaultWhenAbsent,
+                (Place::Root, _) => Slot::Required,
+                _ => Slot::Optional,
+            };
+            let doc = schema.property(json).map(|p| p.generic.description.clone()).unwrap_or_default();
+            let ident = idents.claim(&naming::snake(json));
+            Field { ident, json: json.to_owned(), ty, slot, doc, special: Some(special) }
+        })
+        .collect()
+}
+
+/// An item or map value type: `Option<T>` when the schema is nullable.
+fn nullable(schema: &Structural, ty: TypeRef) -> TypeRef {
+    if schema.generic.nullable { TypeRef::Option(Box::new(ty)) } else { ty }
+}
+
+/// The field table of the contract. A required `Value` is optional all the
+/// same: `Value` would accept `null`, which null pruning removes.
+fn slot(schema: &Structural, ty: &TypeRef, required: bool) -> Slot {
+    match (&schema.generic.default, schema.generic.nullable) {
+        (Some(default), false) => Slot::Defaulted(default.clone()),
+        (Some(default), true) => Slot::NullableDefaulted(default.clone()),
+        (None, true) => Slot::Nullable,
+        (None, false) if required && *ty != TypeRef::Value => Slot::Required,
+        (None, false) => Slot::Optional,
+    }
+}
+
+fn enum_def(values: &[&str], default: Option<&Value>, strict: bool) -> EnumDef {
+    let mut idents = Names::new(Case::Camel);
+    let mut variants: Vec<(String, String)> = Vec::with_capacity(values.len());
+    for value in values {
+        if !variants.iter().any(|(_, v)| v == value) {
+            variants.push((idents.claim(&naming::camel(value)), (*value).to_owned()));
+        }
+    }
+    // A listed "Unknown" (condition statuses) keeps its natural name; the
+    // catch-all then becomes `Other`.
+    let catch_all = (!strict).then(|| idents.claim(if idents.contains("Unknown") { "Other" } else { "Unknown" }));
+    let default = match default.and_then(Value::as_str) {
+        Some(value) => match variants.iter().position(|(_, v)| v == value) {
+            Some(i) => EnumDefault::Variant(i),
+            None if catch_all.is_some() => EnumDefault::Unknown(value.to_owned()),
+            None => EnumDefault::Variant(0),
+        },
+        None => EnumDefault::Variant(0),
+    };
+    EnumDef { variants, catch_all, default }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn space(schema: Value) -> TypeSpace {
+        let schema = Structural::from_json(&schema).unwrap();
+        let resource = Resource {
+            group: "example.com".into(),
+            version: "v1".into(),
+            kind: "Widget".into(),
+            plural: "widgets".into(),
+            list_kind: "WidgetList".into(),
+            namespaced: true,
+        };
+        build(Some(&schema), resource, false, ModelOptions::default())
+    }
+
+    fn struct_of(space: &TypeSpace, name: &str) -> StructDef {
+        match space.types.iter().find(|t| t.name == name).map(|t| &t.kind) {
+            Some(TypeKind::Struct(s)) => s.clone(),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+
+    fn field<'a>(s: &'a StructDef, json: &str) -> &'a Field {
+        s.fields.iter().find(|f| f.json == json).unwrap()
+    }
+
+    #[test]
+    fn root_owns_api_version_kind_metadata() {
+        let s = space(json!({"type": "object", "properties": {
+            "apiVersion": {"type": "string", "description": "v"}, "kind": {"type": "string"},
+            "metadata": {"type": "object"}, "spec": {"type": "object", "properties": {"a": {"type": "string"}}}}}));
+        let root = struct_of(&s, "Widget");
+        let names: Vec<&str> = root.fields.iter().map(|f| f.ident.as_str()).collect();
+        assert_eq!(names, ["api_version", "kind", "metadata", "spec"]);
+        assert_eq!(root.fields[0].doc, "v");
+        assert_eq!(field(&root, "metadata").ty, TypeRef::ObjectMeta);
+        assert_eq!(field(&root, "spec").slot, Slot::Optional);
+        assert!(root.flatten.is_none());
+        assert_eq!(s.types[1].name, "WidgetSpec");
+    }
+
+    #[test]
+    fn preservation_is_inherited_through_items_only() {
+        let s = space(json!({"type": "object", "properties": {"spec": {
+            "type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {
+                "list": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
+                "obj": {"type": "object", "properties": {"b": {"type": "string"}}},
+                "free": {"type": "object"},
+                "map": {"type": "object", "additionalProperties": {"type": "object"}}}}}}));
+        assert!(struct_of(&s, "WidgetSpec").flatten.is_some());
+        assert!(struct_of(&s, "WidgetSpecObj").flatten.is_none());
+        assert!(struct_of(&s, "WidgetSpecFree").fields.is_empty());
+        let arr = space(json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "list": {"type": "array", "x-kubernetes-preserve-unknown-fields": true,
+                "items": {"type": "object", "properties": {"a": {"type": "string"}}}}}}}}));
+        assert!(struct_of(&arr, "WidgetSpecList").flatten.is_some());
+    }
+
+    #[test]
+    fn slots_follow_the_field_table() {
+        let s = space(json!({"type": "object", "properties": {"spec": {"type": "object", "required": ["r"],
+            "properties": {
+                "r": {"type": "string"}, "o": {"type": "string"}, "d": {"type": "integer", "default": 3},
+                "nd": {"type": "integer", "nullable": true, "default": 3}, "n": {"type": "string", "nullable": true},
+                "m": {"type": "object", "additionalProperties": {"type": "string", "nullable": true}}}}}}));
+        let spec = struct_of(&s, "WidgetSpec");
+        assert_eq!(field(&spec, "r").slot, Slot::Required);
+        assert_eq!(field(&spec, "o").slot, Slot::Optional);
+        assert_eq!(field(&spec, "d").slot, Slot::Defaulted(json!(3)));
+        assert_eq!(field(&spec, "nd").slot, Slot::NullableDefaulted(json!(3)));
+        assert_eq!(field(&spec, "n").slot, Slot::Nullable);
+        assert_eq!(field(&spec, "m").ty, TypeRef::Map(Box::new(TypeRef::Option(Box::new(TypeRef::String)))));
+    }
+
+    #[test]
+    fn type_names_collide_deterministically() {
+        let s = space(json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "fooBar": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "foo": {"type": "object", "properties": {"bar": {"type": "object", "properties": {"y": {"type": "string"}}}}},
+            "foo-bar": {"type": "object", "properties": {"z": {"type": "string"}}}}}}}));
+        let names: Vec<&str> = s.types.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Widget", "WidgetSpec", "WidgetSpecFooBar", "WidgetSpecFoo", "WidgetSpecFooBar2", "WidgetSpecFooBar3"]
+        );
+    }
+
+    #[test]
+    fn enums() {
+        let e = enum_def(&["True", "False", "Unknown"], None, false);
+        assert_eq!(e.catch_all.as_deref(), Some("Other"));
+        let e = enum_def(&["a", "b", "a"], Some(&json!("c")), false);
+        assert_eq!(e.variants.len(), 2);
+        assert_eq!(e.default, EnumDefault::Unknown("c".into()));
+        let e = enum_def(&["a", "b"], Some(&json!("b")), true);
+        assert_eq!((e.catch_all, e.default), (None, EnumDefault::Variant(1)));
+    }
+
+    #[test]
+    fn embedded_resources_keep_their_header() {
+        let s = space(json!({"type": "object", "properties": {"template": {"type": "object",
+            "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true}}}));
+        let t = struct_of(&s, "WidgetTemplate");
+        let names: Vec<&str> = t.fields.iter().map(|f| f.ident.as_str()).collect();
+        assert_eq!(names, ["api_version", "kind", "metadata"]);
+        assert!(t.fields.iter().all(|f| f.slot == Slot::Optional));
+        assert_eq!(t.flatten.as_deref(), Some("additional_properties"));
+    }
+}

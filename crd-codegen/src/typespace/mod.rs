@@ -1,0 +1,268 @@
+//! The model between a CRD and its Rust code: an arena of types with stable
+//! ids and unique names, one arena per CRD version (typify's `TypeSpace`).
+//!
+//! Entry point: [`CrdSpace::new`], which checks that every version's schema
+//! is structural and builds each version's [`TypeSpace`] (`build.rs` holds
+//! the schema → type rules of `docs/generated-code.md`). Error policy: a
+//! schema Kubernetes would not accept as structural is an
+//! [`Error::NotStructural`] listing Kubernetes' own errors; everything else
+//! is total — any structural schema gets types.
+
+mod build;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::naming::{self, Case, Names};
+use crd_schema::crd::CustomResourceDefinition;
+use crd_schema::field::Path;
+use crd_schema::structural::{Structural, ValidationOptions, new_structural, validate_structural};
+
+/// The index of a type in its [`TypeSpace`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub usize);
+
+/// The Rust type of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeRef {
+    /// A struct or enum of the same type space.
+    Named(TypeId),
+    /// `String`.
+    String,
+    /// `i32` (`format: int32`).
+    I32,
+    /// `i64`.
+    I64,
+    /// `f64`.
+    F64,
+    /// `bool`.
+    Bool,
+    /// `serde_json::Value`: preserved, unknown content.
+    Value,
+    /// k8s-openapi's `IntOrString`.
+    IntOrString,
+    /// k8s-openapi's `ObjectMeta`.
+    ObjectMeta,
+    /// `Vec<T>`.
+    Vec(Box<TypeRef>),
+    /// `BTreeMap<String, T>`.
+    Map(Box<TypeRef>),
+    /// `Option<T>`: a nullable array item or map value.
+    Option(Box<TypeRef>),
+}
+
+impl TypeRef {
+    /// Whether this is a map whose `null` values are dropped (null
+    /// pruning: values that are not nullable).
+    pub fn null_pruned_map(&self) -> bool {
+        matches!(self, TypeRef::Map(value) if !matches!(**value, TypeRef::Option(_)))
+    }
+}
+
+/// How a field holds its value: the rows of the contract's field table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Slot {
+    /// Required, no default, not nullable: `T`.
+    Required,
+    /// `T` that is `Default::default()` when absent (root `metadata`).
+    DefaultWhenAbsent,
+    /// Optional, not nullable, no default: `Option<T>`.
+    Optional,
+    /// Default, not nullable: `T`; `null` also gives the default.
+    Defaulted(Value),
+    /// Default and nullable: `Option<T>`; `null` is kept.
+    NullableDefaulted(Value),
+    /// Nullable, no default: `Option<Option<T>>`.
+    Nullable,
+}
+
+/// What a field is beyond its schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// `apiVersion` of the root (set by `Default`) or of an embedded resource.
+    ApiVersion,
+    /// `kind` of the root (set by `Default`) or of an embedded resource.
+    Kind,
+    /// `metadata` of the root or of an embedded resource.
+    Metadata,
+}
+
+/// One field of a struct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The Rust identifier (possibly `r#`-prefixed).
+    pub ident: String,
+    /// The JSON name.
+    pub json: String,
+    /// The value type (without the `Option` the slot adds).
+    pub ty: TypeRef,
+    /// How absent and `null` values are handled.
+    pub slot: Slot,
+    /// The schema's description.
+    pub doc: String,
+    /// Set for `apiVersion`, `kind` and `metadata` of resources.
+    pub special: Option<Special>,
+}
+
+/// The resource a root struct stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// `spec.group`.
+    pub group: String,
+    /// The version name.
+    pub version: String,
+    /// `spec.names.kind`.
+    pub kind: String,
+    /// `spec.names.plural`.
+    pub plural: String,
+    /// `spec.names.listKind` (defaulted to `<kind>List`).
+    pub list_kind: String,
+    /// `spec.scope` is `Namespaced`.
+    pub namespaced: bool,
+}
+
+/// A struct.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StructDef {
+    /// The fields, specials first, then properties in schema order.
+    pub fields: Vec<Field>,
+    /// The identifier of the flattened `BTreeMap<String, Value>` that keeps
+    /// unknown fields, when the node preserves them.
+    pub flatten: Option<String>,
+    /// Set on the root type.
+    pub resource: Option<Resource>,
+}
+
+/// The value an enum's `Default` gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnumDefault {
+    /// A listed value, by index.
+    Variant(usize),
+    /// An unlisted value, held by the catch-all variant.
+    Unknown(String),
+}
+
+/// An enum of strings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDef {
+    /// Identifier and JSON value of each listed value, in schema order.
+    pub variants: Vec<(String, String)>,
+    /// The identifier of the `Unknown(String)` catch-all, unless strict.
+    pub catch_all: Option<String>,
+    /// What `Default` gives.
+    pub default: EnumDefault,
+}
+
+/// What a named type is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// A struct.
+    Struct(StructDef),
+    /// An enum of strings.
+    Enum(EnumDef),
+}
+
+/// A named type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    /// The unique type name.
+    pub name: String,
+    /// The schema's description.
+    pub doc: String,
+    /// Struct or enum.
+    pub kind: TypeKind,
+}
+
+/// The types of one CRD version, in creation order (parents before
+/// children, properties in schema order); the root is [`TypeId`] 0.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TypeSpace {
+    /// The types, indexed by [`TypeId`].
+    pub types: Vec<TypeDef>,
+}
+
+impl TypeSpace {
+    /// The type with id `id`.
+    pub fn get(&self, id: TypeId) -> Option<&TypeDef> {
+        self.types.get(id.0)
+    }
+}
+
+/// Choices that shape the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModelOptions {
+    /// No catch-all variant on enums.
+    pub strict_enums: bool,
+}
+
+/// One version of a CRD.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersionSpace {
+    /// The module name.
+    pub module: String,
+    /// The version name.
+    pub version: String,
+    /// Its types; the root is the first.
+    pub space: TypeSpace,
+}
+
+/// All versions of one CRD.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrdSpace {
+    /// `metadata.name`.
+    pub name: String,
+    /// The module name when several CRDs share a file (snake-case plural).
+    pub module: String,
+    /// The versions, in the CRD's order.
+    pub versions: Vec<VersionSpace>,
+}
+
+impl CrdSpace {
+    /// Checks and models every version of `crd`.
+    pub fn new(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Self> {
+        let mut modules = Names::new(Case::Snake);
+        let mut versions = Vec::with_capacity(crd.spec.versions.len());
+        for (i, version) in crd.spec.versions.iter().enumerate() {
+            let schema = version_schema(crd, i)?;
+            let resource = resource(crd, &version.name);
+            let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
+            let space = build::build(schema.as_ref(), resource, all_preserve, options);
+            let module = modules.claim(&naming::snake(&version.name));
+            versions.push(VersionSpace { module, version: version.name.clone(), space });
+        }
+        Ok(Self { name: crd.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
+    }
+}
+
+/// The structural schema of version `i`, `None` when it has no schema.
+fn version_schema(crd: &CustomResourceDefinition, i: usize) -> Result<Option<Structural>> {
+    let version = crd.spec.versions.get(i).map(|v| v.name.clone()).unwrap_or_default();
+    let not_structural =
+        |reason: String| Error::NotStructural { crd: crd.name.clone(), version: version.clone(), reason };
+    let Some(props) = crd.spec.version_schema(i) else { return Ok(None) };
+    let schema = new_structural(props).map_err(not_structural)?;
+    let path = if crd.spec.versions.get(i).is_some_and(|v| v.schema.is_some()) {
+        Path::new("spec").child("versions").index(i).child("schema").child("openAPIV3Schema")
+    } else {
+        Path::new("spec").child("validation").child("openAPIV3Schema")
+    };
+    let errors = validate_structural(&path, &schema, &ValidationOptions::default());
+    if !errors.is_empty() {
+        let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        return Err(not_structural(reasons.join("; ")));
+    }
+    Ok(Some(schema))
+}
+
+fn resource(crd: &CustomResourceDefinition, version: &str) -> Resource {
+    let names = &crd.spec.names;
+    let list_kind = if names.list_kind.is_empty() { format!("{}List", names.kind) } else { names.list_kind.clone() };
+    Resource {
+        group: crd.spec.group.clone(),
+        version: version.to_owned(),
+        kind: names.kind.clone(),
+        plural: names.plural.clone(),
+        list_kind,
+        namespaced: crd.spec.scope != "Cluster",
+    }
+}
