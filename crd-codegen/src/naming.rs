@@ -145,6 +145,35 @@ pub fn camel(name: &str) -> String {
     keyword_safe(out)
 }
 
+/// The root type's name: the CRD's `kind` itself when it is a plain Rust
+/// identifier (`OCIRepository` stays `OCIRepository`, as users write it),
+/// else its [`camel`] form.
+pub fn kind_type_name(kind: &str) -> String {
+    let plain = kind.starts_with(|c: char| c.is_ascii_uppercase())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric())
+        && !NON_RAW_KEYWORDS.contains(&kind);
+    if plain { kind.to_owned() } else { camel(kind) }
+}
+
+/// Longest nested type name built by prefixing the parent's name; longer
+/// ones restart from the root type's name, so deep schemas neither produce
+/// unreadable names nor file names too long for rustdoc.
+pub const MAX_TYPE_NAME: usize = 80;
+
+/// The name wanted for the type of property `json` of type `parent`
+/// (`WidgetSpec` + `parts` → `WidgetSpecParts`), shortened to
+/// `root` + property when it would exceed [`MAX_TYPE_NAME`].
+pub fn nested_type_name(parent: &str, root: &str, json: &str) -> String {
+    let property = camel(json);
+    let property = bare(&property);
+    let full = format!("{parent}{property}");
+    if full.len() <= MAX_TYPE_NAME {
+        return full;
+    }
+    let short = format!("{root}{property}");
+    if short.len() <= MAX_TYPE_NAME { short } else { short.chars().take(MAX_TYPE_NAME).collect() }
+}
+
 /// Rule 6.
 fn keyword_safe(name: String) -> String {
     if RAW_KEYWORDS.contains(&name.as_str()) {
@@ -212,6 +241,22 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_keep_their_spelling() {
+        assert_eq!(kind_type_name("OCIRepository"), "OCIRepository");
+        assert_eq!(kind_type_name("UUID"), "UUID");
+        assert_eq!(kind_type_name("my-kind"), "MyKind");
+        assert_eq!(kind_type_name("Self"), "Self_");
+    }
+
+    #[test]
+    fn nested_names_are_bounded() {
+        assert_eq!(nested_type_name("WidgetSpec", "Widget", "parts"), "WidgetSpecParts");
+        let long = "A".repeat(78);
+        assert_eq!(nested_type_name(&long, "Widget", "level9"), "WidgetLevel9");
+        assert!(nested_type_name(&long, &"B".repeat(90), "x").len() <= MAX_TYPE_NAME);
+    }
 
     #[test]
     fn snake_case_fields() {

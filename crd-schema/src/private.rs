@@ -61,6 +61,51 @@ where
     Ok(map.map(|m| m.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()))
 }
 
+/// An array whose items are not nullable and have a schema default: a
+/// `null` item becomes the default, as the API server's defaulting does.
+pub fn vec_null_as<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let items = Vec::<Option<T>>::deserialize(deserializer)?;
+    Ok(items.into_iter().map(|item| item.unwrap_or_else(default)).collect())
+}
+
+/// [`vec_null_as`] for an optional array (`null` is absent).
+pub fn option_vec_null_as<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let items = Option::<Vec<Option<T>>>::deserialize(deserializer)?;
+    Ok(items.map(|items| items.into_iter().map(|item| item.unwrap_or_else(default)).collect()))
+}
+
+/// A map whose values are not nullable and have a schema default: a `null`
+/// value becomes the default (defaulting runs before null pruning).
+pub fn map_null_as<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<BTreeMap<String, T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let map = BTreeMap::<String, Option<T>>::deserialize(deserializer)?;
+    Ok(map.into_iter().map(|(k, v)| (k, v.unwrap_or_else(default))).collect())
+}
+
+/// [`map_null_as`] for an optional map (`null` is absent).
+pub fn option_map_null_as<'de, D, T>(
+    deserializer: D,
+    default: fn() -> T,
+) -> Result<Option<BTreeMap<String, T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let map = Option::<BTreeMap<String, Option<T>>>::deserialize(deserializer)?;
+    Ok(map.map(|m| m.into_iter().map(|(k, v)| (k, v.unwrap_or_else(default))).collect()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +136,31 @@ mod tests {
         assert_eq!(v, Inner { a: 7, n: Some(None), m: Some(BTreeMap::from([("y".to_owned(), 1)])) });
         let v: Inner = serde_json::from_str("{}").unwrap();
         assert_eq!(v, Inner { a: 7, n: None, m: None });
+    }
+
+    fn seven() -> i64 {
+        7
+    }
+
+    #[test]
+    fn null_items_and_values_get_the_default() {
+        let mut de = serde_json::Deserializer::from_str("[1, null, 3]");
+        assert_eq!(vec_null_as(&mut de, seven).unwrap(), [1, 7, 3]);
+        let mut de = serde_json::Deserializer::from_str("[null]");
+        assert_eq!(option_vec_null_as(&mut de, seven).unwrap(), Some(vec![7]));
+        let mut de = serde_json::Deserializer::from_str("null");
+        assert_eq!(option_vec_null_as(&mut de, seven).unwrap(), None);
+        let mut de = serde_json::Deserializer::from_str("null");
+        assert!(vec_null_as(&mut de, seven).is_err(), "a required array is not null");
+        let mut de = serde_json::Deserializer::from_str(r#"{"a": null, "b": 2}"#);
+        let expected = BTreeMap::from([("a".to_owned(), 7), ("b".to_owned(), 2)]);
+        assert_eq!(map_null_as(&mut de, seven).unwrap(), expected);
+        let mut de = serde_json::Deserializer::from_str(r#"{"a": null, "b": 2}"#);
+        assert_eq!(option_map_null_as(&mut de, seven).unwrap(), Some(expected));
+        let mut de = serde_json::Deserializer::from_str("null");
+        assert_eq!(option_map_null_as(&mut de, seven).unwrap(), None);
+        let mut de = serde_json::Deserializer::from_str(r#"["x"]"#);
+        assert!(vec_null_as(&mut de, seven).is_err(), "other values still have to decode");
     }
 
     #[test]

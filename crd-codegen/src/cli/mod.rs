@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod generate;
 pub mod prune;
 
 use std::io::Write;
@@ -23,6 +24,10 @@ commands:
                                          what the API server stores for each object
   prune --schema FILE [--root] [--no-default] [--format yaml|json] INPUT...
                                          the same against a bare openAPIV3Schema
+  generate [--strict-enums] [--derive PATH]... [-o FILE|DIR] PATH...
+                                         Rust types whose serde decoding is the API server's
+                                         pruning and defaulting (stdout, one file, or one file
+                                         per input in DIR)
   help                                   print this help
 
 exit codes: 0 valid, 1 invalid, 2 could not run
@@ -32,6 +37,13 @@ exit codes: 0 valid, 1 invalid, 2 could not run
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("check") => check_command(&args[1..], out, err),
+        Some("generate") => match generate_command(&args[1..]) {
+            Ok(parsed) => Ok(generate::run(&parsed, out, err).unwrap_or_else(|message| {
+                let _ = writeln!(err, "error: {message}");
+                2
+            })),
+            Err(message) => Err(message),
+        },
         Some("prune") => match prune_command(&args[1..]) {
             // A failure while running is not a usage mistake: no usage text.
             Ok(parsed) => Ok(prune::run(&parsed, out, err).unwrap_or_else(|message| {
@@ -76,6 +88,26 @@ fn check_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> R
         return Err("`crd check` needs at least one file or directory".to_owned());
     }
     Ok(check::run(&paths, schema, format, out, err))
+}
+
+fn generate_command(args: &[String]) -> Result<generate::Args, String> {
+    let mut parsed = generate::Args::default();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--strict-enums" => parsed.strict_enums = true,
+            "--derive" => parsed.derives.push(iter.next().cloned().ok_or("`--derive` needs a path")?),
+            "-o" | "--output" => {
+                parsed.output = Some(PathBuf::from(iter.next().ok_or("`-o` needs a file or directory")?))
+            }
+            a if a.starts_with('-') => return Err(format!("unknown option `{a}` for `crd generate`")),
+            a => parsed.inputs.push(PathBuf::from(a)),
+        }
+    }
+    if parsed.inputs.is_empty() {
+        return Err("`crd generate` needs at least one CRD file or directory".to_owned());
+    }
+    Ok(parsed)
 }
 
 fn prune_command(args: &[String]) -> Result<prune::Args, String> {

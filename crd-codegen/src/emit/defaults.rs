@@ -8,7 +8,7 @@
 //! prunes unknown fields as the API server does.
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::{Ctx, derived_fn, ident};
@@ -63,53 +63,104 @@ pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
     }
 }
 
-/// `default_<field>` and, for non-nullable fields, `deserialize_<field>`
-/// (which gives the default for `null` too).
+/// `default_<field>`; `item_default_<field>` when the field's own items or
+/// values have a default; `deserialize_<field>` for those and for
+/// non-nullable defaulted fields (which give the default for `null` too).
 fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
-    let (value, nullable) = match &f.slot {
-        Slot::Defaulted(value) => (value, false),
-        Slot::NullableDefaulted(value) => (value, true),
-        _ => return None,
+    let (default, nullable) = match &f.slot {
+        Slot::Defaulted(value) => (Some(value), false),
+        Slot::NullableDefaulted(value) => (Some(value), true),
+        _ => (None, false),
     };
+    let item = f.item_default.as_ref().and_then(|value| match &f.ty {
+        TypeRef::Vec(item) => Some((item, value, "vec_null_as")),
+        TypeRef::Map(item) => Some((item, value, "map_null_as")),
+        _ => None,
+    });
+    if default.is_none() && item.is_none() {
+        return None;
+    }
+    let crd_schema = &ctx.crd_schema;
     let ty = ctx.ty(&f.ty);
     let default_fn = derived_fn("default", &f.ident);
-    let expr = default_expr(ctx, &f.ty, value);
-    // `Result<T, D::Error>` of `deserialize_<field>` scores at most as
-    // two wrappers.
-    let allow = ctx.complex(&f.ty, 2).then(|| quote!(#[allow(clippy::type_complexity)]));
-    if nullable {
-        return Some(quote! {
+    let item_fn = derived_fn("item_default", &f.ident);
+    let deserialize_fn = derived_fn("deserialize", &f.ident);
+    let mut fns = Vec::new();
+    if let Some(value) = default {
+        let expr = default_expr(ctx, &f.ty, value);
+        // As for `deserialize_<field>` below.
+        let allow = ctx.complex(&f.ty, 2).then(|| quote!(#[allow(clippy::type_complexity)]));
+        let (ret, expr) = if nullable {
+            (quote!(::std::option::Option<#ty>), quote!(::std::option::Option::Some(#expr)))
+        } else {
+            (ty.clone(), expr)
+        };
+        fns.push(quote! {
             #allow
-            fn #default_fn() -> ::std::option::Option<#ty> {
-                ::std::option::Option::Some(#expr)
+            fn #default_fn() -> #ret {
+                #expr
             }
         });
     }
-    let deserialize_fn = derived_fn("deserialize", &f.ident);
-    let crd_schema = &ctx.crd_schema;
-    let body = if f.ty.null_pruned_map() {
-        quote! {
+    if let Some((item, value, _)) = item {
+        let expr = default_expr(ctx, item, value);
+        let allow = ctx.complex(item, 0).then(|| quote!(#[allow(clippy::type_complexity)]));
+        let item = ctx.ty(item);
+        fns.push(quote! {
+            #allow
+            fn #item_fn() -> #item {
+                #expr
+            }
+        });
+    }
+    // What `deserialize_<field>` returns and does; a nullable defaulted
+    // field without item default needs none (`Option` keeps `null`).
+    let body = match (&f.slot, item) {
+        (Slot::Defaulted(_), Some((_, _, helper))) => {
+            let helper = format_ident!("option_{helper}");
+            quote! {
+                ::std::result::Result::Ok(
+                    #crd_schema::__private::#helper(deserializer, Self::#item_fn)?.unwrap_or_else(Self::#default_fn),
+                )
+            }
+        }
+        (Slot::Defaulted(_), None) if f.ty.null_pruned_map() => quote! {
             ::std::result::Result::Ok(
                 #crd_schema::__private::option_map_without_nulls(deserializer)?.unwrap_or_else(Self::#default_fn),
             )
+        },
+        (Slot::Defaulted(_), None) => quote!(#crd_schema::__private::null_as(deserializer, Self::#default_fn)),
+        (Slot::Required | Slot::DefaultWhenAbsent, Some((_, _, helper))) => {
+            let helper = format_ident!("{helper}");
+            quote!(#crd_schema::__private::#helper(deserializer, Self::#item_fn))
         }
-    } else {
-        quote!(#crd_schema::__private::null_as(deserializer, Self::#default_fn))
+        (Slot::Optional | Slot::NullableDefaulted(_), Some((_, _, helper))) => {
+            let helper = format_ident!("option_{helper}");
+            quote!(#crd_schema::__private::#helper(deserializer, Self::#item_fn))
+        }
+        (Slot::Nullable, Some((_, _, helper))) => {
+            let helper = format_ident!("option_{helper}");
+            quote!(#crd_schema::__private::#helper(deserializer, Self::#item_fn).map(::std::option::Option::Some))
+        }
+        _ => return Some(quote!(#(#fns)*)),
     };
-    Some(quote! {
+    let (ret, wrappers) = match f.slot {
+        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => (ty, 0),
+        Slot::Optional | Slot::NullableDefaulted(_) => (quote!(::std::option::Option<#ty>), 1),
+        Slot::Nullable => (quote!(::std::option::Option<::std::option::Option<#ty>>), 2),
+    };
+    // `Result<_, D::Error>` scores at most as two more wrappers.
+    let allow = ctx.complex(&f.ty, wrappers + 2).then(|| quote!(#[allow(clippy::type_complexity)]));
+    fns.push(quote! {
         #allow
-        fn #default_fn() -> #ty {
-            #expr
-        }
-
-        #allow
-        fn #deserialize_fn<'de, D>(deserializer: D) -> ::std::result::Result<#ty, D::Error>
+        fn #deserialize_fn<'de, D>(deserializer: D) -> ::std::result::Result<#ret, D::Error>
         where
             D: ::serde::Deserializer<'de>,
         {
             #body
         }
-    })
+    });
+    Some(quote!(#(#fns)*))
 }
 
 /// The expression for a default `value` of type `ty`.

@@ -73,13 +73,20 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
         args.push(quote!(rename = #json));
     }
     let skip = quote!(skip_serializing_if = "::std::option::Option::is_none");
-    let null_pruned_map = f.ty.null_pruned_map();
+    let null_pruned_map = f.ty.null_pruned_map() && f.item_default.is_none();
+    // `deserialize_<field>` (from `defaults.rs`) decodes fields with a
+    // default and fields whose own items or values have one.
+    let own_fn = |prefix: &str| format!("{parent}::{}", derived_fn(prefix, &f.ident));
+    let deserialize = (f.item_default.is_some() || matches!(f.slot, Slot::Defaulted(_)))
+        .then(|| own_fn("deserialize"))
+        .map(|d| quote!(deserialize_with = #d));
     let ty = match &f.slot {
         Slot::Required => {
             if null_pruned_map {
                 let helper = ctx.helper("map_without_nulls");
                 args.push(quote!(deserialize_with = #helper));
             }
+            args.extend(deserialize);
             inner
         }
         Slot::DefaultWhenAbsent => {
@@ -92,23 +99,26 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
                 let helper = ctx.helper("option_map_without_nulls");
                 args.push(quote!(deserialize_with = #helper));
             }
+            args.extend(deserialize);
             args.push(skip);
             quote!(::std::option::Option<#inner>)
         }
         Slot::Defaulted(_) => {
-            let default = format!("{parent}::{}", derived_fn("default", &f.ident));
-            let deserialize = format!("{parent}::{}", derived_fn("deserialize", &f.ident));
-            args.push(quote!(default = #default, deserialize_with = #deserialize));
+            let default = own_fn("default");
+            args.push(quote!(default = #default));
+            args.extend(deserialize);
             inner
         }
         Slot::NullableDefaulted(_) => {
-            let default = format!("{parent}::{}", derived_fn("default", &f.ident));
+            let default = own_fn("default");
             args.push(quote!(default = #default));
+            args.extend(deserialize);
             quote!(::std::option::Option<#inner>)
         }
         Slot::Nullable => {
             let helper = ctx.helper("double_option");
-            args.push(quote!(default, deserialize_with = #helper));
+            args.push(quote!(default));
+            args.push(deserialize.unwrap_or_else(|| quote!(deserialize_with = #helper)));
             args.push(skip);
             quote!(::std::option::Option<::std::option::Option<#inner>>)
         }

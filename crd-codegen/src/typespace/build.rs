@@ -27,7 +27,13 @@ pub(super) fn build(
     all_preserve: bool,
     options: ModelOptions,
 ) -> TypeSpace {
-    let mut builder = Builder { space: TypeSpace::default(), names: Names::new(Case::Camel), all_preserve, options };
+    let mut builder = Builder {
+        space: TypeSpace::default(),
+        names: Names::new(Case::Camel),
+        all_preserve,
+        options,
+        root: String::new(),
+    };
     builder.root(schema, resource);
     builder.space
 }
@@ -38,6 +44,8 @@ struct Builder {
     /// The CRD sets `spec.preserveUnknownFields: true`: nothing is pruned.
     all_preserve: bool,
     options: ModelOptions,
+    /// The root type's name, the prefix of shortened nested names.
+    root: String,
 }
 
 /// Where a struct sits, which decides its fixed fields.
@@ -72,7 +80,8 @@ impl Builder {
     fn root(&mut self, schema: Option<&Structural>, resource: Resource) {
         let empty = Structural::default();
         let doc = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
-        let id = self.reserve(&naming::camel(&resource.kind), doc);
+        let id = self.reserve(&naming::kind_type_name(&resource.kind), doc);
+        self.root = self.name_of(id);
         // A version without schema prunes nothing: everything is kept.
         let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
         let mut def = self.struct_def(id, schema.unwrap_or(&empty), Place::Root, preserve);
@@ -140,10 +149,11 @@ impl Builder {
                 continue;
             }
             let ident = idents.claim(&naming::snake(json));
-            let ty = self.node(property, &format!("{parent}{}", naming::camel(json)), false);
+            let ty = self.node(property, &naming::nested_type_name(&parent, &self.root, json), false);
             let slot = slot(property, &ty, required.contains(json));
             let doc = property.generic.description.clone();
-            fields.push(Field { ident, json: json.clone(), ty, slot, doc, special: None });
+            let item_default = item_default(property, &ty);
+            fields.push(Field { ident, json: json.clone(), ty, slot, item_default, doc, special: None });
         }
         StructDef { fields, flatten, resource: None }
     }
@@ -181,7 +191,7 @@ fn resource_fields(schema: &Structural, place: Place, idents: &mut Names) -> Vec
             };
             let doc = schema.property(json).map(|p| p.generic.description.clone()).unwrap_or_default();
             let ident = idents.claim(&naming::snake(json));
-            Field { ident, json: json.to_owned(), ty, slot, doc, special: Some(special) }
+            Field { ident, json: json.to_owned(), ty, slot, item_default: None, doc, special: Some(special) }
         })
         .collect()
 }
@@ -189,6 +199,21 @@ fn resource_fields(schema: &Structural, place: Place, idents: &mut Names) -> Vec
 /// An item or map value type: `Option<T>` when the schema is nullable.
 fn nullable(schema: &Structural, ty: TypeRef) -> TypeRef {
     if schema.generic.nullable { TypeRef::Option(Box::new(ty)) } else { ty }
+}
+
+/// The default that replaces a `null` item of the field's own array, or
+/// value of its own map, when they are not nullable (the API server's
+/// defaulting does so before null pruning).
+fn item_default(schema: &Structural, ty: &TypeRef) -> Option<Value> {
+    let items = match ty {
+        TypeRef::Vec(item) if !matches!(**item, TypeRef::Option(_)) => schema.items.as_deref()?,
+        TypeRef::Map(value) if !matches!(**value, TypeRef::Option(_)) => match &schema.additional_properties {
+            Some(StructuralOrBool::Structural(values)) => values,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    items.generic.default.clone()
 }
 
 /// The field table of the contract. A required `Value` is optional all the

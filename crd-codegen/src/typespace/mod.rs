@@ -3,12 +3,14 @@
 //!
 //! Entry point: [`CrdSpace::new`], which checks that every version's schema
 //! is structural and builds each version's [`TypeSpace`] (`build.rs` holds
-//! the schema → type rules of `docs/generated-code.md`). Error policy: a
+//! the schema → type rules of `docs/generated-code.md`; `dedupe.rs` then
+//! merges the types that would be identical but for names and docs). Error policy: a
 //! schema Kubernetes would not accept as structural is an
 //! [`Error::NotStructural`] listing Kubernetes' own errors; everything else
 //! is total — any structural schema gets types.
 
 mod build;
+mod dedupe;
 
 use serde_json::Value;
 
@@ -23,7 +25,7 @@ use crd_schema::structural::{Structural, ValidationOptions, new_structural, vali
 pub struct TypeId(pub usize);
 
 /// The Rust type of a value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeRef {
     /// A struct or enum of the same type space.
     Named(TypeId),
@@ -77,7 +79,7 @@ pub enum Slot {
 }
 
 /// What a field is beyond its schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Special {
     /// `apiVersion` of the root (set by `Default`) or of an embedded resource.
     ApiVersion,
@@ -98,6 +100,9 @@ pub struct Field {
     pub ty: TypeRef,
     /// How absent and `null` values are handled.
     pub slot: Slot,
+    /// The schema default of the field's own array items or map values
+    /// (not nullable): what a `null` item or value becomes.
+    pub item_default: Option<Value>,
     /// The schema's description.
     pub doc: String,
     /// Set for `apiVersion`, `kind` and `metadata` of resources.
@@ -105,7 +110,7 @@ pub struct Field {
 }
 
 /// The resource a root struct stands for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Resource {
     /// `spec.group`.
     pub group: String,
@@ -134,7 +139,7 @@ pub struct StructDef {
 }
 
 /// The value an enum's `Default` gives.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EnumDefault {
     /// A listed value, by index.
     Variant(usize),
@@ -143,7 +148,7 @@ pub enum EnumDefault {
 }
 
 /// An enum of strings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EnumDef {
     /// Identifier and JSON value of each listed value, in schema order.
     pub variants: Vec<(String, String)>,
@@ -175,6 +180,7 @@ pub struct TypeDef {
 
 /// The types of one CRD version, in creation order (parents before
 /// children, properties in schema order); the root is [`TypeId`] 0.
+/// Structurally identical types are merged into the first (`dedupe.rs`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TypeSpace {
     /// The types, indexed by [`TypeId`].
@@ -226,7 +232,7 @@ impl CrdSpace {
             let schema = version_schema(crd, i)?;
             let resource = resource(crd, &version.name);
             let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
-            let space = build::build(schema.as_ref(), resource, all_preserve, options);
+            let space = dedupe::dedupe(build::build(schema.as_ref(), resource, all_preserve, options));
             let module = modules.claim(&naming::snake(&version.name));
             versions.push(VersionSpace { module, version: version.name.clone(), space });
         }

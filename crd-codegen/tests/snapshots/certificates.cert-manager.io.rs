@@ -484,7 +484,7 @@ pub mod v1 {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub password_secret_ref: ::std::option::Option<
-            CertificateSpecKeystoresPkcs12PasswordSecretRef,
+            CertificateSpecKeystoresJksPasswordSecretRef,
         >,
         /// Profile specifies the key and certificate encryption algorithms and the HMAC algorithm
         /// used to create the PKCS12 keystore. Default value is `LegacyRC2` for backward
@@ -509,22 +509,6 @@ pub mod v1 {
         /// or with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub profile: ::std::option::Option<CertificateSpecKeystoresPkcs12Profile>,
-    }
-
-    /// PasswordSecretRef is a reference to a non-empty key in a Secret resource
-    /// containing the password used to encrypt the PKCS#12 keystore.
-    /// Mutually exclusive with password.
-    /// One of password or passwordSecretRef must provide a password with a non-zero length.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CertificateSpecKeystoresPkcs12PasswordSecretRef {
-        /// The key of the entry in the Secret resource's `data` field to be used.
-        /// Some instances of this field may be defaulted, in others it may be
-        /// required.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub key: ::std::option::Option<::std::string::String>,
-        /// Name of the resource being referred to.
-        /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-        pub name: ::std::string::String,
     }
 
     /// Profile specifies the key and certificate encryption algorithms and the HMAC algorithm
@@ -591,7 +575,7 @@ pub mod v1 {
         pub excluded: ::std::option::Option<CertificateSpecNameConstraintsExcluded>,
         /// Permitted contains the constraints in which the names must be located.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub permitted: ::std::option::Option<CertificateSpecNameConstraintsPermitted>,
+        pub permitted: ::std::option::Option<CertificateSpecNameConstraintsExcluded>,
     }
 
     /// Excluded contains the constraints which must be disallowed. Any name matching a
@@ -599,42 +583,6 @@ pub mod v1 {
     /// of information appearing in the permitted
     #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
     pub struct CertificateSpecNameConstraintsExcluded {
-        /// DNSDomains is a list of DNS domains that are permitted or excluded.
-        #[serde(
-            rename = "dnsDomains",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub dns_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-        /// EmailAddresses is a list of Email Addresses that are permitted or excluded.
-        #[serde(
-            rename = "emailAddresses",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub email_addresses: ::std::option::Option<
-            ::std::vec::Vec<::std::string::String>,
-        >,
-        /// IPRanges is a list of IP Ranges that are permitted or excluded.
-        /// This should be a valid CIDR notation.
-        #[serde(
-            rename = "ipRanges",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub ip_ranges: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-        /// URIDomains is a list of URI domains that are permitted or excluded.
-        #[serde(
-            rename = "uriDomains",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub uri_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    }
-
-    /// Permitted contains the constraints in which the names must be located.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CertificateSpecNameConstraintsPermitted {
         /// DNSDomains is a list of DNS domains that are permitted or excluded.
         #[serde(
             rename = "dnsDomains",

@@ -90,7 +90,7 @@ pub mod v1beta1 {
         pub custom_spec: ::std::option::Option<CustomRunSpecCustomSpec>,
         /// Params is a list of Param
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecParams>>,
+        pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecCustomRefParams>>,
         /// Used for propagating retries count to custom tasks
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub retries: ::std::option::Option<i64>,
@@ -204,14 +204,6 @@ pub mod v1beta1 {
         pub labels: ::std::option::Option<
             ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
         >,
-    }
-
-    /// Param declares an ParamValues to use for the parameter called name.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecParams {
-        pub name: ::std::string::String,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub value: ::std::option::Option<::serde_json::Value>,
     }
 
     /// WorkspaceBinding maps a Task's declared workspace to a Volume.
@@ -572,7 +564,9 @@ pub mod v1beta1 {
         >,
         /// secret information about the secret data to project
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub secret: ::std::option::Option<CustomRunSpecWorkspacesProjectedSourcesSecret>,
+        pub secret: ::std::option::Option<
+            CustomRunSpecWorkspacesProjectedSourcesConfigMap,
+        >,
         /// serviceAccountToken is information about the serviceAccountToken data to project
         #[serde(
             rename = "serviceAccountToken",
@@ -648,9 +642,7 @@ pub mod v1beta1 {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub match_expressions: ::std::option::Option<
-            ::std::vec::Vec<
-                CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions,
-            >,
+            ::std::vec::Vec<CustomRunMatchExpressions>,
         >,
         /// matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels
         /// map is equivalent to an element of matchExpressions, whose key field is "key", the
@@ -670,7 +662,7 @@ pub mod v1beta1 {
     /// that
     /// relates the key and values.
     #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions {
+    pub struct CustomRunMatchExpressions {
         /// key is the label key that the selector applies to.
         pub key: ::std::string::String,
         /// operator represents a key's relationship to a set of values.
@@ -696,7 +688,7 @@ pub mod v1beta1 {
         /// relative and may not contain the '..' path or start with '..'.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSourcesConfigMapItems>,
+            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
         >,
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
@@ -740,26 +732,6 @@ pub mod v1beta1 {
             }
         }
     };
-
-    /// Maps a string key to a path within a volume.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecWorkspacesProjectedSourcesConfigMapItems {
-        /// key is the key to project.
-        pub key: ::std::string::String,
-        /// mode is Optional: mode bits used to set permissions on this file.
-        /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
-        /// YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
-        /// If not specified, the volume defaultMode will be used.
-        /// This might be in conflict with other options that affect the file
-        /// mode, like fsGroup, and the result can be other mode bits set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub mode: ::std::option::Option<i32>,
-        /// path is the relative path of the file to map the key to.
-        /// May not be an absolute path.
-        /// May not contain the path element '..'.
-        /// May not start with the string '..'.
-        pub path: ::std::string::String,
-    }
 
     /// downwardAPI information about the downwardAPI data to project
     #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -844,82 +816,6 @@ pub mod v1beta1 {
         pub resource: ::std::string::String,
     }
 
-    /// secret information about the secret data to project
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecWorkspacesProjectedSourcesSecret {
-        /// items if unspecified, each key-value pair in the Data field of the referenced
-        /// Secret will be projected into the volume as a file whose name is the
-        /// key and content is the value. If specified, the listed keys will be
-        /// projected into the specified paths, and unlisted keys will not be
-        /// present. If a key is specified which is not present in the Secret,
-        /// the volume setup will error unless it is marked optional. Paths must be
-        /// relative and may not contain the '..' path or start with '..'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSourcesSecretItems>,
-        >,
-        /// Name of the referent.
-        /// This field is effectively required, but due to backwards compatibility is
-        /// allowed to be empty. Instances of this type with an empty value here are
-        /// almost certainly wrong.
-        /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-        #[serde(
-            default = "CustomRunSpecWorkspacesProjectedSourcesSecret::default_name",
-            deserialize_with = "CustomRunSpecWorkspacesProjectedSourcesSecret::deserialize_name"
-        )]
-        pub name: ::std::string::String,
-        /// optional field specify whether the Secret or its key must be defined
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
-    }
-
-    const _: () = {
-        impl CustomRunSpecWorkspacesProjectedSourcesSecret {
-            fn default_name() -> ::std::string::String {
-                ::std::string::String::from("")
-            }
-
-            fn deserialize_name<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::string::String, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-            {
-                ::crd_schema::__private::null_as(deserializer, Self::default_name)
-            }
-        }
-
-        impl ::std::default::Default for CustomRunSpecWorkspacesProjectedSourcesSecret {
-            fn default() -> Self {
-                Self {
-                    items: ::std::default::Default::default(),
-                    name: Self::default_name(),
-                    optional: ::std::default::Default::default(),
-                }
-            }
-        }
-    };
-
-    /// Maps a string key to a path within a volume.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecWorkspacesProjectedSourcesSecretItems {
-        /// key is the key to project.
-        pub key: ::std::string::String,
-        /// mode is Optional: mode bits used to set permissions on this file.
-        /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
-        /// YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
-        /// If not specified, the volume defaultMode will be used.
-        /// This might be in conflict with other options that affect the file
-        /// mode, like fsGroup, and the result can be other mode bits set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub mode: ::std::option::Option<i32>,
-        /// path is the relative path of the file to map the key to.
-        /// May not be an absolute path.
-        /// May not contain the path element '..'.
-        /// May not start with the string '..'.
-        pub path: ::std::string::String,
-    }
-
     /// serviceAccountToken is information about the serviceAccountToken data to project
     #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesServiceAccountToken {
@@ -971,7 +867,7 @@ pub mod v1beta1 {
         /// relative and may not contain the '..' path or start with '..'.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesSecretItems>,
+            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
         >,
         /// optional field specify whether the Secret or its keys must be defined
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -984,26 +880,6 @@ pub mod v1beta1 {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub secret_name: ::std::option::Option<::std::string::String>,
-    }
-
-    /// Maps a string key to a path within a volume.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    pub struct CustomRunSpecWorkspacesSecretItems {
-        /// key is the key to project.
-        pub key: ::std::string::String,
-        /// mode is Optional: mode bits used to set permissions on this file.
-        /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
-        /// YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
-        /// If not specified, the volume defaultMode will be used.
-        /// This might be in conflict with other options that affect the file
-        /// mode, like fsGroup, and the result can be other mode bits set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub mode: ::std::option::Option<i32>,
-        /// path is the relative path of the file to map the key to.
-        /// May not be an absolute path.
-        /// May not contain the path element '..'.
-        /// May not start with the string '..'.
-        pub path: ::std::string::String,
     }
 
     /// CustomRunStatus defines the observed state of CustomRun

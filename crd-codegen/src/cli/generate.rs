@@ -1,0 +1,107 @@
+//! `crd generate`: Rust types from CRDs.
+//!
+//! `crd generate [--strict-enums] [--derive PATH]... [-o FILE|DIR] PATH...`
+//! writes one file holding every CRD found in the inputs (to stdout, or to
+//! `-o FILE`), or with `-o DIR` (an existing directory, or a path ending in
+//! `/`) one file per input file, named after it (`widgets.example.com.rs`).
+//! Files are written only when their content changed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::Builder;
+
+/// The parsed command line of `crd generate`.
+#[derive(Debug, Default)]
+pub struct Args {
+    /// `--strict-enums`
+    pub strict_enums: bool,
+    /// `--derive PATH` (repeatable)
+    pub derives: Vec<String>,
+    /// `-o FILE|DIR`
+    pub output: Option<PathBuf>,
+    /// The CRD files or directories.
+    pub inputs: Vec<PathBuf>,
+}
+
+fn builder(args: &Args) -> Builder {
+    let mut builder = Builder::new();
+    builder.strict_enums(args.strict_enums);
+    for derive in &args.derives {
+        builder.derive(derive);
+    }
+    builder
+}
+
+/// Writes `text` to `path` unless it already holds exactly that.
+fn write_if_changed(path: &Path, text: &str) -> Result<bool, String> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(false);
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    Ok(true)
+}
+
+/// Every CRD file of the inputs (directories searched recursively).
+fn input_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            collect(input, &mut files);
+        } else {
+            files.push(input.clone());
+        }
+    }
+    files
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            collect(&path, files);
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) {
+            files.push(path);
+        }
+    }
+}
+
+fn is_dir_target(path: &Path) -> bool {
+    path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/')
+}
+
+/// Runs `crd generate`; returns the exit code (0 generated, 2 could not).
+pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
+    let io = |e: std::io::Error| e.to_string();
+    match &args.output {
+        Some(dir) if is_dir_target(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+            for file in input_files(&args.inputs) {
+                let text = builder(args).crd(&file).generate().map_err(|e| e.to_string())?;
+                let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("crd");
+                let target = dir.join(format!("{stem}.rs"));
+                if write_if_changed(&target, &text)? {
+                    writeln!(err, "wrote {}", target.display()).map_err(io)?;
+                }
+            }
+        }
+        output => {
+            let mut builder = builder(args);
+            for input in &args.inputs {
+                builder.crd(input);
+            }
+            let text = builder.generate().map_err(|e| e.to_string())?;
+            match output {
+                Some(file) => {
+                    if write_if_changed(file, &text)? {
+                        writeln!(err, "wrote {}", file.display()).map_err(io)?;
+                    }
+                }
+                None => out.write_all(text.as_bytes()).map_err(io)?,
+            }
+        }
+    }
+    Ok(0)
+}
