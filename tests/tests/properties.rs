@@ -97,7 +97,7 @@ fn root_schema(spec: Value) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn pruning_is_idempotent(spec in schema(), obj in object(), root in any::<bool>()) {

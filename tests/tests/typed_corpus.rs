@@ -146,22 +146,14 @@ fn every_corpus_sample_decodes_to_what_the_api_server_stores() {
 
 #[test]
 fn random_objects_of_every_version_decode_to_what_the_api_server_stores() {
-    let mut folders = vec![root().join("tests/hostile-crds")];
-    folders
-        .extend(std::fs::read_dir(root().join("../shared/corpus/crds")).expect("corpus").flatten().map(|e| e.path()));
     let (mut checked, mut failures) = (0, Vec::new());
-    for folder in folders {
-        for crd in crds(&folder) {
-            for served in served_versions(&crd) {
-                for seed in 0..12 {
-                    let object =
-                        generate(served.schema.as_ref(), &served.api_version, &served.kind, &mut Rng::new(seed));
-                    match compare(&served, object, &format!("{} seed {seed}", served.api_version)) {
-                        Ok(true) => checked += 1,
-                        Ok(false) => {}
-                        Err(e) => failures.push(e),
-                    }
-                }
+    for served in all_versions() {
+        for seed in 0..12 {
+            let object = generate(served.schema.as_ref(), &served.api_version, &served.kind, &mut Rng::new(seed));
+            match compare(served, object, &format!("{} seed {seed}", served.api_version)) {
+                Ok(true) => checked += 1,
+                Ok(false) => {}
+                Err(e) => failures.push(e),
             }
         }
     }
@@ -173,8 +165,36 @@ fn random_objects_of_every_version_decode_to_what_the_api_server_stores() {
     );
     // Random strings rarely satisfy patterns and formats, so only part of
     // the objects are ones the API server would accept; those are compared.
-    println!("random objects compared: {checked}");
+    println!("random objects compared: {checked} of {}", 12 * all_versions().len());
     assert!(checked >= 500, "{checked}");
+}
+
+/// Every served version of the corpus and of tests/hostile-crds, loaded once.
+fn all_versions() -> &'static [Served] {
+    static VERSIONS: std::sync::OnceLock<Vec<Served>> = std::sync::OnceLock::new();
+    VERSIONS.get_or_init(|| {
+        let mut folders = vec![root().join("tests/hostile-crds")];
+        folders.extend(
+            std::fs::read_dir(root().join("../shared/corpus/crds")).expect("corpus").flatten().map(|e| e.path()),
+        );
+        folders.sort();
+        folders.iter().flat_map(|f| crds(f)).flat_map(|c| served_versions(&c)).collect()
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, failure_persistence: None, ..Default::default() })]
+
+    /// The same property driven by proptest: a random version and seed, so a
+    /// failure shrinks to the smallest seed that shows it.
+    #[test]
+    fn typed_equals_dynamic_for_random_versions_and_seeds(index in 0usize..10_000, seed in proptest::prelude::any::<u64>()) {
+        let versions = all_versions();
+        let served = &versions[index % versions.len()];
+        let object = generate(served.schema.as_ref(), &served.api_version, &served.kind, &mut Rng::new(seed));
+        let outcome = compare(served, object, &format!("{} seed {seed}", served.api_version));
+        proptest::prop_assert!(outcome.is_ok(), "{}", outcome.err().unwrap_or_default());
+    }
 }
 
 #[test]
