@@ -3,7 +3,27 @@
 
 pub mod objects;
 
+use std::path::PathBuf;
+
 use serde_json::Value;
+
+/// Runs the `crd` tool in-process with `args`; returns (exit code, stdout,
+/// stderr).
+pub fn crd(args: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("the tool writes UTF-8");
+    (code, text(out), text(err))
+}
+
+/// A fresh scratch directory for one test (`group` names the test file,
+/// `name` the test).
+pub fn scratch(group: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crd-{group}-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
 
 /// Whether two JSON values are equal, numbers compared by value (`1`
 /// equals `1.0`) and object keys regardless of order.

@@ -3,15 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crd_tests::crd;
 use serde_json::Value;
-
-/// Runs the `crd` tool in-process; returns (exit code, stdout, stderr).
-fn crd(args: &[&str]) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
-    (code, String::from_utf8(out).expect("utf-8 stdout"), String::from_utf8(err).expect("utf-8 stderr"))
-}
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -21,11 +14,8 @@ fn corpus() -> PathBuf {
     workspace().join("../shared/corpus/crds")
 }
 
-/// A scratch directory for this test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crd-check-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    crd_tests::scratch("check-cli", name)
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {

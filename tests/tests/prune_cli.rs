@@ -3,23 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use crd_tests::crd;
 
-fn crd(args: &[&str]) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
-    (code, String::from_utf8(out).expect("utf-8 stdout"), String::from_utf8(err).expect("utf-8 stderr"))
-}
+use serde_json::{Value, json};
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crd-prune-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    crd_tests::scratch("prune-cli", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {

@@ -257,14 +257,7 @@ mod tests {
 
     fn space(schema: Value) -> TypeSpace {
         let schema = Structural::from_json(&schema).unwrap();
-        let resource = Resource {
-            group: "example.com".into(),
-            version: "v1".into(),
-            kind: "Widget".into(),
-            plural: "widgets".into(),
-            list_kind: "WidgetList".into(),
-            namespaced: true,
-        };
+        let resource = super::super::test_resource();
         build(Some(&schema), resource, false, ModelOptions::default())
     }
 

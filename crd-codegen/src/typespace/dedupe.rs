@@ -134,21 +134,14 @@ fn retarget(mut def: TypeDef, target: &dyn Fn(TypeId) -> TypeId) -> TypeDef {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ModelOptions, Resource, build};
+    use super::super::{ModelOptions, build};
     use super::*;
     use crd_schema::structural::Structural;
     use serde_json::{Value, json};
 
     fn space(schema: Value) -> TypeSpace {
         let schema = Structural::from_json(&schema).unwrap();
-        let resource = Resource {
-            group: "example.com".into(),
-            version: "v1".into(),
-            kind: "Widget".into(),
-            plural: "widgets".into(),
-            list_kind: "WidgetList".into(),
-            namespaced: true,
-        };
+        let resource = super::super::test_resource();
         dedupe(build::build(Some(&schema), resource, false, ModelOptions::default()))
     }
 

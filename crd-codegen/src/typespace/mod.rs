@@ -126,6 +126,20 @@ pub struct Resource {
     pub namespaced: bool,
 }
 
+/// The namespaced `widgets.example.com/v1` `Widget` resource the unit
+/// tests build their type spaces for.
+#[cfg(test)]
+fn test_resource() -> Resource {
+    Resource {
+        group: "example.com".into(),
+        version: "v1".into(),
+        kind: "Widget".into(),
+        plural: "widgets".into(),
+        list_kind: "WidgetList".into(),
+        namespaced: true,
+    }
+}
+
 /// A struct.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StructDef {
