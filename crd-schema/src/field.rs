@@ -75,6 +75,11 @@ impl Path {
         self.elements.is_empty()
     }
 
+    /// The rest of this path after `prefix`, if it starts with it.
+    pub fn strip_prefix(&self, prefix: &Path) -> Option<Path> {
+        self.elements.strip_prefix(prefix.elements.as_slice()).map(|rest| Path { elements: rest.to_vec() })
+    }
+
     /// This path followed by every step of `other`.
     #[must_use]
     pub fn join(&self, other: &Path) -> Self {
@@ -314,6 +319,11 @@ mod tests {
         assert_eq!(p.key("a.b[0]").child("type").to_string(), "spec.validation.openAPIV3Schema[a.b[0]].type");
         assert_eq!(Path::root().key("m").index(1).to_string(), "[m][1]");
         assert_eq!(Path::root().index(0).child("a").to_string(), "[0].a");
+        assert_eq!(
+            p.key("x").strip_prefix(&Path::new("spec").child("validation")).unwrap().to_string(),
+            "openAPIV3Schema[x]"
+        );
+        assert_eq!(p.strip_prefix(&Path::new("status")), None);
     }
 
     #[test]

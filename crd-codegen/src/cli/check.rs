@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crd_schema::crd::{self, CustomResourceDefinition, Loaded};
 use crd_schema::field::FieldError;
-use crd_schema::wire::{DecodeIssueKind, JSONSchemaProps};
+use crd_schema::wire::JSONSchemaProps;
 use crd_schema::yaml::{Document, Position, Step};
 use crd_schema::{structural, validation};
 use serde_json::{Value, json};
@@ -62,13 +62,7 @@ fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Repo
     let mut errors: Vec<Finding> = crd
         .decode_issues
         .iter()
-        .map(|issue| Finding {
-            text: match issue.kind {
-                DecodeIssueKind::UnknownField => issue.message(""),
-                DecodeIssueKind::WrongType(_) => issue.message(""),
-            },
-            at: doc.spans.nearest(&issue.path),
-        })
+        .map(|issue| Finding { text: issue.message(""), at: doc.spans.nearest(&issue.path) })
         .collect();
     let schema_errors = if v1 {
         validation::validate_crd_create(&crd.spec)
@@ -136,15 +130,7 @@ fn check_schema(file: &str, doc: &Document) -> Report {
     };
     let prefix = crd_schema::field::Path::new("spec").child("validation");
     for e in validation::validate_crd_create(&spec) {
-        let relative = match e.path.elements().strip_prefix(prefix.elements()) {
-            Some(rest) => rest.iter().cloned().fold(crd_schema::field::Path::root(), |p, el| match el {
-                crd_schema::field::PathElement::Name(n) => p.child(n),
-                crd_schema::field::PathElement::Key(k) => p.key(k),
-                crd_schema::field::PathElement::Index(i) => p.index(i),
-            }),
-            None => e.path.clone(),
-        };
-        let e = FieldError { path: relative, ..e };
+        let e = FieldError { path: e.path.strip_prefix(&prefix).unwrap_or_else(|| e.path.clone()), ..e };
         let mut steps = diag::document_steps(&e.path, false);
         if steps.first() == Some(&Step::Key("openAPIV3Schema".into())) {
             steps.remove(0);
@@ -178,7 +164,7 @@ fn run_paths(paths: &[PathBuf], schema: bool) -> Outcome {
     let mut outcome = Outcome::default();
     for path in paths {
         if schema {
-            match read_schema_file(path) {
+            match crd::read_documents(path) {
                 Ok((file, text, docs)) => {
                     for doc in &docs {
                         outcome.reports.push((check_schema(&file, doc), text.clone()));
@@ -197,15 +183,6 @@ fn run_paths(paths: &[PathBuf], schema: bool) -> Outcome {
         }
     }
     outcome
-}
-
-/// With `--schema`, every document of the file is a bare schema.
-fn read_schema_file(path: &std::path::Path) -> crd_schema::Result<(String, String, Vec<Document>)> {
-    let file = path.display().to_string();
-    let bytes = crd::read_file(path)?;
-    let text = crd::source_text(&file, &bytes)?;
-    let docs = crd::source_documents(&file, text)?;
-    Ok((file, text.to_owned(), docs))
 }
 
 /// Runs `crd check`; returns the exit code (0 valid, 1 invalid, 2 could not run).

@@ -43,29 +43,12 @@ fn write_if_changed(path: &Path, text: &str) -> Result<bool, String> {
 }
 
 /// Every CRD file of the inputs (directories searched recursively).
-fn input_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            collect(input, &mut files);
-        } else {
-            files.push(input.clone());
-        }
-    }
-    files
-}
-
-fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, files);
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) {
-            files.push(path);
-        }
-    }
+fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    inputs
+        .iter()
+        .flat_map(|input| crd_schema::crd::manifest_files(input))
+        .map(|f| f.map_err(|e| e.to_string()))
+        .collect()
 }
 
 fn is_dir_target(path: &Path) -> bool {
@@ -78,7 +61,7 @@ pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32,
     match &args.output {
         Some(dir) if is_dir_target(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-            for file in input_files(&args.inputs) {
+            for file in input_files(&args.inputs)? {
                 let text = builder(args).crd(&file).generate().map_err(|e| e.to_string())?;
                 let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("crd");
                 let target = dir.join(format!("{stem}.rs"));

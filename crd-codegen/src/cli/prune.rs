@@ -112,10 +112,7 @@ fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String>
 }
 
 fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
-    let file = path.display().to_string();
-    let bytes = crd::read_file(path).map_err(|e| e.to_string())?;
-    let text = crd::source_text(&file, &bytes).map_err(|e| e.to_string())?;
-    let docs = crd::source_documents(&file, text).map_err(|e| e.to_string())?;
+    let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
     let [doc] = docs.as_slice() else {
         return Err(format!("{file}: expected one schema document, found {}", docs.len()));
     };
@@ -130,10 +127,7 @@ fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
 fn load_inputs(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
     let mut out = Vec::new();
     for path in paths {
-        let file = path.display().to_string();
-        let bytes = crd::read_file(path).map_err(|e| e.to_string())?;
-        let text = crd::source_text(&file, &bytes).map_err(|e| e.to_string())?;
-        let docs = crd::source_documents(&file, text).map_err(|e| e.to_string())?;
+        let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
         out.extend(docs.into_iter().map(|d| (file.clone(), d)));
     }
     Ok(out)

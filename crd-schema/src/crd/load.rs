@@ -98,17 +98,32 @@ fn walk(dir: &Path, out: &mut Vec<Result<PathBuf>>) {
     }
 }
 
-/// Reads `path`: a file, or a directory searched recursively for `.yaml`,
-/// `.yml` and `.json` files. One result per file.
-pub fn load(path: &Path) -> Vec<Result<Loaded>> {
-    let files = if path.is_dir() {
+/// The files `path` stands for: itself, or for a directory every `.yaml`,
+/// `.yml` and `.json` file below it, in sorted order.
+pub fn manifest_files(path: &Path) -> Vec<Result<PathBuf>> {
+    if path.is_dir() {
         let mut files = Vec::new();
         walk(path, &mut files);
         files
     } else {
         vec![Ok(path.to_owned())]
-    };
-    files
+    }
+}
+
+/// Reads a file into its documents: (the file's name, its text, its
+/// non-empty documents).
+pub fn read_documents(path: &Path) -> Result<(String, String, Vec<Document>)> {
+    let file = path.display().to_string();
+    let bytes = read_file(path)?;
+    let text = source_text(&file, &bytes)?.to_owned();
+    let documents = source_documents(&file, &text)?;
+    Ok((file, text, documents))
+}
+
+/// Reads `path`: a file, or a directory searched recursively for `.yaml`,
+/// `.yml` and `.json` files. One result per file.
+pub fn load(path: &Path) -> Vec<Result<Loaded>> {
+    manifest_files(path)
         .into_iter()
         .map(|file| {
             let file = file?;

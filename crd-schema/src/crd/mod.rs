@@ -13,7 +13,9 @@
 mod load;
 mod manifest;
 
-pub use load::{Loaded, Skipped, load, parse_source, read_file, source_documents, source_text};
+pub use load::{
+    Loaded, Skipped, load, manifest_files, parse_source, read_documents, read_file, source_documents, source_text,
+};
 
 use serde_json::Value;
 
