@@ -3,7 +3,7 @@
 
 pub mod objects;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -18,11 +18,37 @@ pub fn crd(args: &[&str]) -> (i32, String, String) {
 }
 
 /// A fresh scratch directory for one test (`group` names the test file,
-/// `name` the test).
-pub fn scratch(group: &str, name: &str) -> PathBuf {
+/// `name` the test), removed with everything in it when the guard drops, so
+/// test runs leave nothing behind in the temporary directory.
+pub fn scratch(group: &str, name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("crd-{group}-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    Scratch(dir)
+}
+
+/// A scratch directory that is deleted on drop; dereferences to its path.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Best effort: a directory that cannot be removed is left for the OS.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Whether two JSON values are equal, numbers compared by value (`1`

@@ -14,7 +14,7 @@ fn corpus() -> PathBuf {
     workspace().join("../shared/corpus/crds")
 }
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crd_tests::Scratch {
     crd_tests::scratch("check-cli", name)
 }
 

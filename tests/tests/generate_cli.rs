@@ -8,7 +8,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crd_tests::Scratch {
     crd_tests::scratch("generate-cli", name)
 }
 

@@ -11,7 +11,7 @@ fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
 }
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> crd_tests::Scratch {
     crd_tests::scratch("prune-cli", name)
 }
 
