@@ -10,7 +10,9 @@
 //! - [`pipeline`]: what the API server does to a custom resource between the
 //!   request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
 //! - [`value_validation`] and [`listtype`]: validation of objects against a
-//!   schema.
+//!   schema;
+//! - [`schema`]: Rust types → structural schemas and CRD manifests
+//!   (`#[derive(CustomResourceSchema)]` with feature `derive`).
 //!
 //! Error policy: problems found in schemas are data ([`field::FieldError`],
 //! rendered byte-for-byte as Kubernetes renders them); only operational
@@ -27,6 +29,7 @@ pub mod listtype;
 pub mod objectmeta;
 pub mod pipeline;
 pub mod pruning;
+pub mod schema;
 pub mod structural;
 pub mod typed;
 pub mod validation;
@@ -39,3 +42,107 @@ pub mod yaml;
 pub mod __private;
 
 pub use error::{Error, Result};
+pub use schema::{CustomResource, CustomResourceSchema};
+
+/// One CRD with several versions: each argument is a root type (a
+/// [`CustomResource`], e.g. `#[crd(...)]` with `#[derive(CustomResourceSchema)]`),
+/// the versions are listed in the order given, and the names, group and
+/// scope come from the first. Evaluates to a [`schema::CrdManifest`].
+///
+/// The roots must be versions of one CRD: exactly one has `storage = true`,
+/// their version names differ, and they agree on group, kind, plural,
+/// singular, list kind and scope. Anything else fails to compile
+/// (constant evaluation panics with the reason, e.g. "merge_crds!: more
+/// than one root has `storage = true`; exactly one version must be the
+/// storage version").
+///
+/// ```
+/// # macro_rules! root {
+/// #     ($name:ident, $version:literal, $storage:literal) => {
+/// #         use crd_schema::schema::{CrdVersionManifest, CustomResource, CustomResourceSchema, Schema, SchemaGenerator};
+/// #         pub struct $name;
+/// #         impl CustomResourceSchema for $name {
+/// #             fn schema(_: &mut SchemaGenerator) -> Schema {
+/// #                 Schema::from_iter([("type".to_owned(), "object".into())])
+/// #             }
+/// #         }
+/// #         impl CustomResource for $name {
+/// #             const GROUP: &'static str = "example.com";
+/// #             const VERSION: &'static str = $version;
+/// #             const KIND: &'static str = "Widget";
+/// #             const PLURAL: &'static str = "widgets";
+/// #             const SINGULAR: &'static str = "widget";
+/// #             const LIST_KIND: &'static str = "WidgetList";
+/// #             const SHORT_NAMES: &'static [&'static str] = &[];
+/// #             const CATEGORIES: &'static [&'static str] = &[];
+/// #             const SCOPE: &'static str = "Namespaced";
+/// #             const STORAGE: bool = $storage;
+/// #             fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest {
+/// #                 let schema = generator.subschema::<Self>();
+/// #                 CrdVersionManifest { storage: $storage, ..CrdVersionManifest::new($version, schema) }
+/// #             }
+/// #         }
+/// #     };
+/// # }
+/// # mod v1 { root!(Widget, "v1", true); }
+/// # mod v1beta1 { root!(Widget, "v1beta1", false); }
+/// let crd = crd_schema::merge_crds!(v1::Widget, v1beta1::Widget);
+/// assert_eq!(crd.metadata.name, "widgets.example.com");
+/// let versions: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
+/// assert_eq!(versions, ["v1", "v1beta1"]);
+/// println!("{}", crd.to_yaml());
+/// ```
+///
+/// Two storage versions:
+///
+/// ```compile_fail,E0080
+/// # macro_rules! root {
+/// #     ($name:ident, $version:literal, $storage:literal) => {
+/// #         use crd_schema::schema::{CrdVersionManifest, CustomResource, CustomResourceSchema, Schema, SchemaGenerator};
+/// #         pub struct $name;
+/// #         impl CustomResourceSchema for $name {
+/// #             fn schema(_: &mut SchemaGenerator) -> Schema {
+/// #                 Schema::from_iter([("type".to_owned(), "object".into())])
+/// #             }
+/// #         }
+/// #         impl CustomResource for $name {
+/// #             const GROUP: &'static str = "example.com";
+/// #             const VERSION: &'static str = $version;
+/// #             const KIND: &'static str = "Widget";
+/// #             const PLURAL: &'static str = "widgets";
+/// #             const SINGULAR: &'static str = "widget";
+/// #             const LIST_KIND: &'static str = "WidgetList";
+/// #             const SHORT_NAMES: &'static [&'static str] = &[];
+/// #             const CATEGORIES: &'static [&'static str] = &[];
+/// #             const SCOPE: &'static str = "Namespaced";
+/// #             const STORAGE: bool = $storage;
+/// #             fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest {
+/// #                 let schema = generator.subschema::<Self>();
+/// #                 CrdVersionManifest { storage: $storage, ..CrdVersionManifest::new($version, schema) }
+/// #             }
+/// #         }
+/// #     };
+/// # }
+/// # mod v1 { root!(Widget, "v1", true); }
+/// # mod v1beta1 { root!(Widget, "v1beta1", true); }
+/// let crd = crd_schema::merge_crds!(v1::Widget, v1beta1::Widget);
+/// ```
+#[macro_export]
+macro_rules! merge_crds {
+    ($first:ty $(, $rest:ty)* $(,)?) => {{
+        const _: () = if let ::core::option::Option::Some(problem) = $crate::schema::__check_merge(&[
+            $crate::schema::__MergeKey::of::<$first>(),
+            $($crate::schema::__MergeKey::of::<$rest>(),)*
+        ]) {
+            ::core::panic!("{}", problem)
+        };
+        $crate::schema::CrdManifest::from_versions::<$first>(::std::vec![
+            <$first as $crate::schema::CustomResource>::crd_version(&mut $crate::schema::SchemaGenerator::new()),
+            $(<$rest as $crate::schema::CustomResource>::crd_version(&mut $crate::schema::SchemaGenerator::new()),)*
+        ])
+    }};
+}
+
+/// `#[derive(CustomResourceSchema)]`: see docs/derive.md.
+#[cfg(feature = "derive")]
+pub use crd_derive::CustomResourceSchema;

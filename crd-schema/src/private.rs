@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::schema::derive_support::*;
+
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 
 /// Decodes a schema default (JSON text embedded by the generator) through

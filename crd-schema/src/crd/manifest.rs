@@ -153,6 +153,10 @@ impl Reader {
             served: self.bool(m, "served", path),
             storage: self.bool(m, "storage", path),
             deprecated: self.bool(m, "deprecated", path),
+            deprecation_warning: match m.get("deprecationWarning") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(self.string(m, "deprecationWarning", path)),
+            },
             schema: m.get("schema").and_then(|s| self.validation(s, &key("schema"))),
             subresources: m.get("subresources").and_then(|s| self.subresources(s, &key("subresources"))),
             selectable_fields: m.get("selectableFields").filter(|s| !s.is_null()).cloned(),

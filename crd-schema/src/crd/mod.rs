@@ -48,6 +48,8 @@ pub struct CrdVersion {
     pub storage: bool,
     /// `deprecated`
     pub deprecated: bool,
+    /// `deprecationWarning`
+    pub deprecation_warning: Option<String>,
     /// `schema` (`None` when hoisted or absent)
     pub schema: Option<CustomResourceValidation>,
     /// `subresources` (`None` when hoisted or absent)

@@ -1,0 +1,171 @@
+//! What [`crate::merge_crds!`] checks at compile time: the roots are
+//! versions of one CRD. The checks are `const fn`s over each root's
+//! [`CustomResource`] constants, evaluated in a `const` item of the macro's
+//! expansion, so a mistake fails constant evaluation with the reason
+//! instead of building a CRD the API server rejects.
+
+use super::CustomResource;
+
+/// What must agree between the versions of one CRD, and whether the
+/// version is stored. Built by [`MergeKey::of`] in `merge_crds!`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct MergeKey {
+    group: &'static str,
+    version: &'static str,
+    kind: &'static str,
+    plural: &'static str,
+    singular: &'static str,
+    list_kind: &'static str,
+    scope: &'static str,
+    storage: bool,
+}
+
+impl MergeKey {
+    /// The key of root `R`.
+    pub const fn of<R: CustomResource + ?Sized>() -> Self {
+        Self {
+            group: R::GROUP,
+            version: R::VERSION,
+            kind: R::KIND,
+            plural: R::PLURAL,
+            singular: R::SINGULAR,
+            list_kind: R::LIST_KIND,
+            scope: R::SCOPE,
+            storage: R::STORAGE,
+        }
+    }
+}
+
+/// Whether `a` and `b` are the same string, in a constant.
+#[doc(hidden)]
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// What keeps `keys` from being the versions of one CRD, if anything:
+/// they need exactly one storage version, distinct version names, and the
+/// same group, kind, plural, singular, list kind and scope everywhere.
+/// `merge_crds!` panics with the answer in a constant, so the message
+/// points at the macro call.
+// The API server requires each of these of a CRD's `spec.versions`; names
+// and scope live once in `spec`, so a version that disagrees could not keep
+// its own.
+#[doc(hidden)]
+pub const fn check_merge(keys: &[MergeKey]) -> Option<&'static str> {
+    let mut storage = 0;
+    let mut i = 0;
+    while i < keys.len() {
+        if keys[i].storage {
+            storage += 1;
+        }
+        if let Some(problem) = disagreement(&keys[0], &keys[i]) {
+            return Some(problem);
+        }
+        let mut j = 0;
+        while j < i {
+            if str_eq(keys[i].version, keys[j].version) {
+                return Some("merge_crds!: two roots have the same version name; each version must appear once");
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    match storage {
+        0 => Some("merge_crds!: no root has `storage = true`; exactly one version must be the storage version"),
+        1 => None,
+        _ => Some(
+            "merge_crds!: more than one root has `storage = true`; exactly one version must be the storage version",
+        ),
+    }
+}
+
+const fn disagreement(first: &MergeKey, other: &MergeKey) -> Option<&'static str> {
+    if !str_eq(first.group, other.group) {
+        Some("merge_crds!: the roots disagree on `group`; all versions of a CRD have one group")
+    } else if !str_eq(first.kind, other.kind) {
+        Some("merge_crds!: the roots disagree on `kind`; all versions of a CRD have one kind")
+    } else if !str_eq(first.plural, other.plural) {
+        Some("merge_crds!: the roots disagree on `plural`; all versions of a CRD have one plural")
+    } else if !str_eq(first.singular, other.singular) {
+        Some("merge_crds!: the roots disagree on `singular`; all versions of a CRD have one singular")
+    } else if !str_eq(first.list_kind, other.list_kind) {
+        Some("merge_crds!: the roots disagree on `list_kind`; all versions of a CRD have one list kind")
+    } else if !str_eq(first.scope, other.scope) {
+        Some("merge_crds!: the roots disagree on `scope`; all versions of a CRD have one scope")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn key(version: &'static str, kind: &'static str, storage: bool) -> MergeKey {
+        MergeKey {
+            group: "example.com",
+            version,
+            kind,
+            plural: "widgets",
+            singular: "widget",
+            list_kind: "WidgetList",
+            scope: "Namespaced",
+            storage,
+        }
+    }
+
+    #[test]
+    fn strings_compare_in_constants() {
+        const { assert!(str_eq("abc", "abc")) };
+        assert!(!str_eq("abc", "abd"));
+        assert!(!str_eq("abc", "ab"));
+        assert!(str_eq("", ""));
+    }
+
+    fn problem(keys: &[MergeKey]) -> &'static str {
+        check_merge(keys).unwrap_or("none")
+    }
+
+    #[test]
+    fn one_storage_version_of_one_crd_passes() {
+        const { assert!(check_merge(&[key("v1", "Widget", true), key("v1beta1", "Widget", false)]).is_none()) };
+        assert_eq!(check_merge(&[key("v1", "Widget", true)]), None);
+    }
+
+    #[test]
+    fn storage_versions_are_counted() {
+        let none = problem(&[key("v1", "Widget", false), key("v1beta1", "Widget", false)]);
+        assert!(none.contains("no root has `storage = true`"), "{none}");
+        let two = problem(&[key("v1", "Widget", true), key("v1beta1", "Widget", true)]);
+        assert!(two.contains("more than one root has `storage = true`"), "{two}");
+    }
+
+    #[test]
+    fn names_and_scope_must_agree() {
+        let kind = problem(&[key("v1", "Widget", true), key("v1beta1", "Gadget", false)]);
+        assert!(kind.contains("disagree on `kind`"), "{kind}");
+        let cluster = MergeKey { scope: "Cluster", ..key("v1beta1", "Widget", false) };
+        let scope = problem(&[key("v1", "Widget", true), cluster]);
+        assert!(scope.contains("disagree on `scope`"), "{scope}");
+        let group = MergeKey { group: "other.com", ..key("v1beta1", "Widget", false) };
+        assert!(problem(&[key("v1", "Widget", true), group]).contains("disagree on `group`"));
+    }
+
+    #[test]
+    fn a_repeated_version_is_refused() {
+        let repeated = problem(&[key("v1", "Widget", true), key("v1", "Widget", false)]);
+        assert!(repeated.contains("the same version name"), "{repeated}");
+    }
+}

@@ -1,0 +1,163 @@
+//! Rust types → structural schemas: the [`CustomResourceSchema`] trait that
+//! `#[derive(CustomResourceSchema)]` implements, the impls for standard and
+//! ecosystem types, and the CRD manifest a root type builds
+//! ([`CrdManifest`]).
+//!
+//! Entry points: [`schema_for`] (the schema of a type),
+//! [`CustomResource`] (what a `#[crd(...)]` root knows about its CRD),
+//! [`crate::merge_crds!`] (several versions into one CRD), and
+//! [`CrdManifest`] with `to_value`, `to_json`, `to_yaml` and, with feature
+//! `k8s-openapi`, `into_k8s`. With feature `schemars`,
+//! `schemars_schema::<T>` makes any schemars `JsonSchema` structural.
+//!
+//! Error policy: the schema of a type is built from Rust code, not from
+//! user input; the only failure is a type that contains itself, which
+//! cannot have a structural schema and panics with the chain of types
+//! (found by the first test that builds the schema). Versions that do not
+//! make one CRD fail `merge_crds!` at compile time; a manifest that
+//! k8s-openapi cannot hold is an `IntoK8sError`. docs/derive.md is the
+//! attribute reference.
+
+pub(crate) mod derive_support;
+mod impls;
+#[cfg(feature = "k8s-openapi")]
+mod k8s;
+mod manifest;
+mod merge;
+mod overlay;
+#[cfg(feature = "schemars")]
+mod schemars_bridge;
+#[cfg(feature = "schemars")]
+mod structuralize;
+
+#[cfg(feature = "k8s-openapi")]
+pub use k8s::IntoK8sError;
+pub use manifest::{
+    CrdManifest, CrdManifestMetadata, CrdManifestNames, CrdManifestSpec, CrdVersionManifest, PrinterColumn,
+    ScaleSubresource, SelectableField, SubresourcesManifest,
+};
+#[doc(hidden)]
+pub use merge::{MergeKey as __MergeKey, check_merge as __check_merge, str_eq as __str_eq};
+pub use overlay::merge;
+#[cfg(feature = "schemars")]
+pub use schemars_bridge::schemars_schema;
+
+use serde_json::{Map, Value};
+
+/// A schema node as JSON: the keywords of one `JSONSchemaProps`.
+pub type Schema = Map<String, Value>;
+
+/// A Rust type with a structural schema.
+pub trait CustomResourceSchema {
+    /// Whether a struct field of this type may be absent (`Option<T>`):
+    /// such fields are never `required`.
+    const OPTIONAL: bool = false;
+
+    /// The schema of this type. Implementations get the schemas of the
+    /// types they contain through [`SchemaGenerator::subschema`].
+    fn schema(generator: &mut SchemaGenerator) -> Schema;
+}
+
+/// The schema of `T`.
+pub fn schema_for<T: CustomResourceSchema + ?Sized>() -> Schema {
+    SchemaGenerator::new().subschema::<T>()
+}
+
+/// Builds schemas, guarding against types that contain themselves.
+#[derive(Debug, Default)]
+pub struct SchemaGenerator {
+    stack: Vec<&'static str>,
+}
+
+impl SchemaGenerator {
+    /// A generator with nothing in progress.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The schema of `T`.
+    ///
+    /// # Panics
+    ///
+    /// When `T` contains itself (directly or through other types): a
+    /// structural schema has no references, so a recursive type has none.
+    pub fn subschema<T: CustomResourceSchema + ?Sized>(&mut self) -> Schema {
+        let name = std::any::type_name::<T>();
+        if self.stack.contains(&name) {
+            let chain: Vec<&str> = self.stack.iter().copied().chain([name]).collect();
+            panic!(
+                "`{name}` contains itself ({}); a structural schema cannot describe a recursive type",
+                chain.join(" → ")
+            );
+        }
+        self.stack.push(name);
+        let schema = T::schema(self);
+        self.stack.pop();
+        schema
+    }
+}
+
+/// A root type with `#[crd(...)]`: one version of a CRD.
+pub trait CustomResource: CustomResourceSchema {
+    /// `spec.group`.
+    const GROUP: &'static str;
+    /// The version name.
+    const VERSION: &'static str;
+    /// `spec.names.kind`.
+    const KIND: &'static str;
+    /// `spec.names.plural`.
+    const PLURAL: &'static str;
+    /// `spec.names.singular`.
+    const SINGULAR: &'static str;
+    /// `spec.names.listKind`.
+    const LIST_KIND: &'static str;
+    /// `spec.names.shortNames`.
+    const SHORT_NAMES: &'static [&'static str];
+    /// `spec.names.categories`.
+    const CATEGORIES: &'static [&'static str];
+    /// `spec.scope`: `Namespaced` or `Cluster`.
+    const SCOPE: &'static str;
+    /// Whether this version is the storage version.
+    const STORAGE: bool;
+
+    /// This version's entry of `spec.versions`, schema included.
+    fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest;
+
+    /// The CRD with this one version.
+    fn crd() -> CrdManifest {
+        CrdManifest::from_versions::<Self>(vec![Self::crd_version(&mut SchemaGenerator::new())])
+    }
+}
+
+/// The description a doc comment gives: each `#[doc]` line stripped of one
+/// leading space, joined with `\n`, trimmed. `raw` is the lines joined with
+/// `\n`, as the derive collects them.
+pub fn description_from_doc(raw: &str) -> String {
+    let lines: Vec<&str> = raw.split('\n').map(|line| line.strip_prefix(' ').unwrap_or(line)).collect();
+    lines.join("\n").trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_lines_become_a_description() {
+        assert_eq!(description_from_doc(" A Widget.\n\n More text.\n"), "A Widget.\n\nMore text.");
+        assert_eq!(description_from_doc("  indented"), "indented");
+        assert_eq!(description_from_doc(""), "");
+    }
+
+    struct Looping;
+    impl CustomResourceSchema for Looping {
+        fn schema(generator: &mut SchemaGenerator) -> Schema {
+            generator.subschema::<Vec<Looping>>()
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "contains itself")]
+    fn a_recursive_type_is_refused() {
+        let _ = schema_for::<Looping>();
+    }
+}

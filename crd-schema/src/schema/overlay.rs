@@ -1,0 +1,61 @@
+//! Keywords written in attributes, applied over a type's own schema.
+
+use serde_json::Value;
+
+use super::Schema;
+
+/// Applies `overlay` (a JSON object of keywords) over `schema`: keys
+/// replace, except that `items` and `additionalProperties` objects merge
+/// recursively and `x-kubernetes-validations` entries are appended, so a
+/// field's attributes refine the schema its type gives.
+pub fn merge(schema: &mut Schema, overlay: &Schema) {
+    for (key, value) in overlay {
+        match (key.as_str(), schema.get_mut(key), value) {
+            ("items" | "additionalProperties", Some(Value::Object(inner)), Value::Object(more)) => merge(inner, more),
+            ("x-kubernetes-validations", Some(Value::Array(rules)), Value::Array(more)) => {
+                rules.extend(more.iter().cloned());
+            }
+            _ => {
+                schema.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(value: Value) -> Schema {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("test literals are objects"),
+        }
+    }
+
+    #[test]
+    fn overlay_refines_items_and_appends_rules() {
+        let mut schema = object(json!({
+            "type": "array",
+            "items": {"type": "string", "format": "byte"},
+            "x-kubernetes-validations": [{"rule": "a"}],
+        }));
+        let overlay = object(json!({
+            "maxItems": 3,
+            "items": {"maxLength": 5},
+            "x-kubernetes-validations": [{"rule": "b"}],
+        }));
+        merge(&mut schema, &overlay);
+        assert_eq!(
+            Value::Object(schema),
+            json!({
+                "type": "array",
+                "items": {"type": "string", "format": "byte", "maxLength": 5},
+                "x-kubernetes-validations": [{"rule": "a"}, {"rule": "b"}],
+                "maxItems": 3,
+            })
+        );
+    }
+}
