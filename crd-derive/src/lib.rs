@@ -1,16 +1,22 @@
 //! `#[derive(CustomResourceSchema)]`: structural schemas and CRD manifests
-//! from Rust types.
+//! from Rust types. Use it through `crd-schema` with feature `derive`; the
+//! attribute reference is the derive's documentation (docs/derive.md).
 //!
-//! The derive lands with its own issue; until then this crate only reserves
-//! the name and reports a clear error when used.
+//! The expansion parses attributes into a model (`internals::ast`,
+//! `internals::attr`), checks it (`internals::check`, `internals::repr`)
+//! and only then emits tokens (`expand`). Every mistake is a `syn::Error`
+//! at the offending token, all reported at once, with stub impls beside
+//! them so that no second wave of errors follows.
+
+mod expand;
+mod internals;
 
 use proc_macro::TokenStream;
 
-/// Derives a structural schema for a type (not yet available).
-#[proc_macro_derive(CustomResourceSchema, attributes(schema, crd))]
+#[doc = include_str!("../../docs/derive.md")]
+#[allow(rustdoc::broken_intra_doc_links)]
+#[proc_macro_derive(CustomResourceSchema, attributes(schema, crd, serde))]
 pub fn derive_custom_resource_schema(input: TokenStream) -> TokenStream {
-    let input = proc_macro2::TokenStream::from(input);
-    let span = input.into_iter().next().map(|t| t.span()).unwrap_or_else(proc_macro2::Span::call_site);
-    quote::quote_spanned!(span => ::core::compile_error!("#[derive(CustomResourceSchema)] is not implemented yet");)
-        .into()
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::derive(&input).into()
 }

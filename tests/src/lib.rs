@@ -1,6 +1,7 @@
 //! Helpers shared by the cross-crate tests: JSON comparison with numbers
 //! by value, and random well-typed objects for a structural schema.
 
+pub mod normalise;
 pub mod objects;
 
 use std::path::{Path, PathBuf};
@@ -100,6 +101,21 @@ fn nested(path: &mut String, step: &str, f: impl FnOnce(&mut String) -> Option<S
     let out = f(path);
     path.truncate(len);
     out
+}
+
+/// Runs `crd check` on a derived CRD (design.md I4): `Ok` when the API
+/// server would accept it with neither errors nor warnings, else the
+/// tool's report.
+pub fn check_derived(manifest: &crd_schema::schema::CrdManifest) -> Result<(), String> {
+    let dir = scratch("check-derived", &manifest.metadata.name);
+    let path = dir.join("crd.json");
+    std::fs::write(&path, manifest.to_json()).map_err(|e| e.to_string())?;
+    let (code, out, err) = crd(&["check", &path.display().to_string()]);
+    if code == 0 && out.contains("1 valid, 0 invalid; 0 errors, 0 warnings") {
+        Ok(())
+    } else {
+        Err(format!("{out}{err}"))
+    }
 }
 
 #[cfg(test)]

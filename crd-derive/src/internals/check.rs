@@ -1,0 +1,145 @@
+//! Checks across attributes, after parsing and before expansion (serde's
+//! `check`). Each reports at the offending token; none stops the others.
+
+use super::ast::{Container, Data, Field, Style, Variant};
+use super::attr::schema::Keywords;
+use super::ctxt::Ctxt;
+use super::repr::EnumRepr;
+
+/// Every check of the container.
+pub fn check(cx: &Ctxt, cont: &Container<'_>) {
+    keywords(cx, &cont.schema);
+    crd_root(cx, cont);
+    match &cont.data {
+        Data::Struct(style, fields) => {
+            tuple_struct(cx, cont, *style, fields);
+            fields.iter().for_each(|f| field(cx, f));
+        }
+        Data::Enum(variants) => enum_(cx, cont, variants),
+    }
+}
+
+/// The checks of one keyword list and of the lists nested in it.
+fn keywords(cx: &Ctxt, kw: &Keywords) {
+    default_conflicts(cx, kw);
+    skip_alone(cx, kw);
+    list_map_keys(cx, kw);
+    schema_source(cx, kw);
+    for (_, nested) in &kw.nested {
+        keywords(cx, nested);
+    }
+}
+
+// `default` and `default_json` both set `default`; `no_default` says there
+// is none: any two of them contradict each other.
+fn default_conflicts(cx: &Ctxt, kw: &Keywords) {
+    let written: Vec<_> =
+        kw.keys.iter().filter(|k| *k == "default" || *k == "default_json" || *k == "no_default").collect();
+    if let [first, rest @ ..] = written.as_slice() {
+        for key in rest {
+            cx.error_spanned_by(key, format!("`{key}` conflicts with `{first}`: a field has one default or none"));
+        }
+    }
+}
+
+// A skipped field or variant is not in the schema, so any other keyword
+// on it would be silently lost.
+fn skip_alone(cx: &Ctxt, kw: &Keywords) {
+    if kw.has("skip") {
+        for key in kw.keys.iter().filter(|k| *k != "skip") {
+            cx.error_spanned_by(key, format!("`{key}` conflicts with `skip`: a skipped field is not in the schema"));
+        }
+    }
+}
+
+// x-kubernetes-list-map-keys is only valid on a list of type map (the API
+// server rejects it otherwise).
+fn list_map_keys(cx: &Ctxt, kw: &Keywords) {
+    if let Some(key) = kw.key("list_map_keys")
+        && kw.list_type.as_deref() != Some("map")
+    {
+        cx.error_spanned_by(key, "`list_map_keys` needs `list_type = \"map\"`");
+    }
+}
+
+// A field's schema comes from its type, from `schema_with` or from
+// schemars: one source only.
+fn schema_source(cx: &Ctxt, kw: &Keywords) {
+    if let (Some(_), Some(key)) = (kw.key("schema_with"), kw.key("schemars")) {
+        cx.error_spanned_by(key, "`schemars` conflicts with `schema_with`: a field's schema has one source");
+    }
+}
+
+// `#[crd]` describes a custom resource: an object with apiVersion, kind,
+// metadata, so only a struct with named fields; group and version have no
+// default; a deprecation warning is only shown for a deprecated version.
+fn crd_root(cx: &Ctxt, cont: &Container<'_>) {
+    let Some(crd) = &cont.crd else { return };
+    if !matches!(cont.data, Data::Struct(Style::Named, _)) || cont.serde.transparent {
+        let message = "`#[crd(...)]` needs a struct with named fields: a custom resource is a JSON object \
+                       (apiVersion, kind, metadata, spec, ...)";
+        cx.error_spanned_by(&crd.attr, message);
+    }
+    for (value, name) in [(&crd.group, "group"), (&crd.version, "version")] {
+        if value.is_none() {
+            cx.error_spanned_by(&crd.attr, format!("`#[crd(...)]` needs `{name} = \"...\"`"));
+        }
+    }
+    if let Some(key) = crd.keys.iter().find(|k| *k == "deprecation_warning")
+        && !crd.deprecated
+    {
+        cx.error_spanned_by(key, "`deprecation_warning` needs `deprecated`: only deprecated versions warn");
+    }
+}
+
+// A tuple struct of several fields is a JSON array of mixed types, which
+// a structural schema cannot describe (a newtype is its field).
+fn tuple_struct(cx: &Ctxt, cont: &Container<'_>, style: Style, fields: &[Field<'_>]) {
+    if style == Style::Tuple && fields.len() != 1 {
+        let message = "a tuple struct is a JSON array of mixed types, which a structural schema cannot describe; \
+                       hint: use named fields, or a newtype `struct Name(T);`";
+        cx.error_spanned_by(cont.ident, message);
+    }
+}
+
+// Field keywords describe the field's property: a field serde skips has
+// none, and a flattened field has none of its own (its properties join the
+// parent's), so only the schema's source may be given there.
+fn field(cx: &Ctxt, field: &Field<'_>) {
+    keywords(cx, &field.schema);
+    let describes = |k: &&syn::Ident| *k != "skip" && *k != "schema_with" && *k != "schemars";
+    if field.serde.skip {
+        for key in field.schema.keys.iter().filter(|k| *k != "skip") {
+            cx.error_spanned_by(key, format!("`{key}` on a field that serde skips: it is not in the schema"));
+        }
+    } else if field.serde.flatten {
+        for key in field.schema.keys.iter().filter(describes) {
+            let message = format!(
+                "`{key}` on a flattened field: its properties join the parent's, so it has no schema of its own"
+            );
+            cx.error_spanned_by(key, message);
+        }
+    }
+}
+
+// Enum shapes come from repr.rs; keywords on a variant describe the
+// variant's property, which only an externally tagged enum has.
+fn enum_(cx: &Ctxt, cont: &Container<'_>, variants: &[Variant<'_>]) {
+    for variant in variants {
+        keywords(cx, &variant.schema);
+        variant.fields.iter().for_each(|f| field(cx, f));
+    }
+    match EnumRepr::of(cont.ident, &cont.serde, variants) {
+        Err(errors) => errors.into_iter().for_each(|e| cx.syn_error(e)),
+        Ok(EnumRepr::External(_)) => {}
+        Ok(_) => {
+            for key in variants.iter().flat_map(|v| v.schema.keys.iter().filter(|k| *k != "skip")) {
+                let message = format!(
+                    "`{key}` on a variant: variant keywords describe the variant's property, which only an \
+                     externally tagged enum with data has; put them on the enum or on the fields"
+                );
+                cx.error_spanned_by(key, message);
+            }
+        }
+    }
+}

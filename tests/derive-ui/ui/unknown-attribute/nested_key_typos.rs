@@ -1,0 +1,11 @@
+use crd_schema::CustomResourceSchema;
+
+#[derive(CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", shortnames = ["w"])]
+#[crd(printer_column(name = "Age", type_ = "date", jsonpath = ".metadata.creationTimestamp"))]
+#[schema(validation(rul = "self.a > 0"))]
+struct Widget {
+    a: i32,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use crd_schema::CustomResourceSchema;
+
+#[derive(CustomResourceSchema)]
+#[crd(version = "v1", scope = "Global")]
+struct Widget {
+    #[serde(rename = "apiVersion")]
+    api_version: String,
+    kind: String,
+}
+
+fn main() {
+    // No second wave of errors: the stub impls keep this compiling.
+    let _ = Widget::crd();
+}

@@ -1,0 +1,14 @@
+use crd_schema::CustomResourceSchema;
+
+#[derive(CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", group = "example.org")]
+struct Widget {
+    #[schema(minimum = 1, minimum = 2)]
+    #[schema(maximum = 5)]
+    #[schema(maximum = 6)]
+    size: i32,
+    #[schema(validation(rule = "true", rule = "false"))]
+    name: String,
+}
+
+fn main() {}
