@@ -61,6 +61,7 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let mut modules = String::new();
     let mut arms = String::new();
+    let mut crd_calls = String::new();
     for folder in projects {
         println!("cargo:rerun-if-changed={}", root.join(folder).display());
         for file in crd_files(&root.join(folder)) {
@@ -72,6 +73,8 @@ fn main() {
             std::fs::write(out.join(format!("{module}.rs")), text).expect("write generated file");
             writeln!(modules, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}")
                 .expect("write");
+            let name = file.file_name().and_then(|s| s.to_str()).expect("file name");
+            writeln!(crd_calls, "    out.extend({module}::crds().into_iter().map(|c| ({name:?}, c)));").expect("write");
             for loaded in crd_schema::crd::load(&file) {
                 for (_, crd) in loaded.expect("corpus CRD loads").crds {
                     for version in &crd.spec.versions {
@@ -93,6 +96,14 @@ pub fn roundtrip(api_version: &str, kind: &str, value: ::serde_json::Value) -> :
     match (api_version, kind) {{
 {arms}        _ => None,
     }}
+}}
+
+/// Every CRD of this crate rebuilt by the derive from its generated types
+/// (`crds()` of each generated file), with the name of the file it came
+/// from.
+pub fn crds() -> ::std::vec::Vec<(&'static str, ::crd_schema::schema::CrdManifest)> {{
+    let mut out = ::std::vec::Vec::new();
+{crd_calls}    out
 }}
 
 fn roundtrip_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(value: ::serde_json::Value) -> ::std::result::Result<::serde_json::Value, ::std::string::String> {{

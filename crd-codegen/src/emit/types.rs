@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Ctx, defaults, derived_fn, doc_attrs, ident, resource};
+use super::{Ctx, defaults, derived_fn, doc_attrs, ident, resource, schema_attrs};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
 
@@ -22,6 +22,8 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 /// the user's extras that are not already there.
 fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
     let mut paths: Vec<syn::Path> = base.iter().filter_map(|p| syn::parse_str(p).ok()).collect();
+    let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
+    paths.extend(syn::parse_str::<syn::Path>(&schema).ok());
     let last = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string());
     for extra in &ctx.derives {
         if !paths.iter().any(|p| last(p) == last(extra)) {
@@ -40,21 +42,34 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
         &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     };
     let derive = derive_attr(ctx, base);
+    let crd = match (&s.resource, &s.crd) {
+        (Some(resource), Some(crd)) => schema_attrs::crd_attr(resource, crd),
+        _ => quote!(),
+    };
+    let schema = schema_attrs::type_attr(ctx, &s.schema);
     let fields = s.fields.iter().map(|f| field(ctx, &def.name, f));
     let flatten = s.flatten.as_deref().map(|f| {
         let f = ident(f);
+        let skip = schema_attrs::flatten_attr(s);
         quote! {
             /// Fields the schema does not list, kept as the API server keeps
             /// them (`x-kubernetes-preserve-unknown-fields`).
             #[serde(flatten)]
+            #skip
             pub #f: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
         }
     });
+    let fields: Vec<TokenStream> = fields.collect();
+    let duplicated = schema_attrs::repeats_arguments(&quote!(#crd #schema #(#fields)*))
+        .then(|| quote!(#[allow(clippy::duplicated_attributes)]));
     let impls = [defaults::impls(ctx, &name, s), resource::impls(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     quote! {
         #doc
         #derive
+        #crd
+        #schema
+        #duplicated
         pub struct #name {
             #(#fields,)*
             #flatten
@@ -130,7 +145,8 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
         Slot::Nullable => 2,
     };
     let allow = ctx.complex(&f.ty, wrappers).then(|| quote!(#[allow(clippy::type_complexity)]));
-    quote!(#doc #serde #allow pub #name: #ty)
+    let schema = schema_attrs::field_attr(f);
+    quote!(#doc #serde #schema #allow pub #name: #ty)
 }
 
 fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
@@ -146,6 +162,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     }
     base.extend(["PartialEq", "Eq", "Hash", "PartialOrd", "Ord", "::serde::Serialize", "::serde::Deserialize"]);
     let derive = derive_attr(ctx, &base);
+    let schema = schema_attrs::type_attr(ctx, &serde_json::Map::new());
     let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| {
         let variant = ident(variant);
         let default = (default_variant == Some(i)).then(|| quote!(#[default]));
@@ -180,6 +197,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     quote! {
         #doc
         #derive
+        #schema
         #allow
         pub enum #name {
             #(#variants,)*

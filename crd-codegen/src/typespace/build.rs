@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use super::{
-    EnumDef, EnumDefault, Field, ModelOptions, Resource, Slot, Special, StructDef, TypeDef, TypeId, TypeKind, TypeRef,
-    TypeSpace,
+    CrdAttrs, EnumDef, EnumDefault, Field, ModelOptions, Resource, Slot, Special, StructDef, TypeDef, TypeId, TypeKind,
+    TypeRef, TypeSpace, keywords,
 };
 use crate::naming::{self, Case, Names};
 use crd_schema::structural::{Structural, StructuralOrBool};
@@ -20,13 +20,21 @@ use crd_schema::structural::{Structural, StructuralOrBool};
 /// The JSON names a resource (root or embedded) owns.
 const RESOURCE_KEYS: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
+/// One version to build types for.
+pub(super) struct Input<'a> {
+    /// The structural schema, `None` for a version without one.
+    pub schema: Option<&'a Structural>,
+    /// The same schema as written (JSON), for the keywords the derive
+    /// attributes state.
+    pub wire: Option<&'a Value>,
+    /// The resource the root stands for.
+    pub resource: Resource,
+    /// What `#[crd(...)]` states.
+    pub crd: CrdAttrs,
+}
+
 /// Builds the types of one version; the root is `TypeId(0)`.
-pub(super) fn build(
-    schema: Option<&Structural>,
-    resource: Resource,
-    all_preserve: bool,
-    options: ModelOptions,
-) -> TypeSpace {
+pub(super) fn build(input: Input<'_>, all_preserve: bool, options: ModelOptions) -> TypeSpace {
     let mut builder = Builder {
         space: TypeSpace::default(),
         names: Names::new(Case::Camel),
@@ -34,7 +42,7 @@ pub(super) fn build(
         options,
         root: String::new(),
     };
-    builder.root(schema, resource);
+    builder.root(input);
     builder.space
 }
 
@@ -77,21 +85,25 @@ impl Builder {
         }
     }
 
-    fn root(&mut self, schema: Option<&Structural>, resource: Resource) {
+    fn root(&mut self, input: Input<'_>) {
         let empty = Structural::default();
+        let no_wire = Value::Null;
+        let (schema, wire) = (input.schema, input.wire.unwrap_or(&no_wire));
         let doc = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
-        let id = self.reserve(&naming::kind_type_name(&resource.kind), doc);
+        let id = self.reserve(&naming::kind_type_name(&input.resource.kind), doc);
         self.root = self.name_of(id);
         // A version without schema prunes nothing: everything is kept.
         let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
-        let mut def = self.struct_def(id, schema.unwrap_or(&empty), Place::Root, preserve);
-        def.resource = Some(resource);
+        let mut def = self.struct_def(id, schema.unwrap_or(&empty), wire, Place::Root, preserve);
+        def.schema = keywords::type_keywords(wire, doc, def.flatten_in_schema);
+        def.resource = Some(input.resource);
+        def.crd = Some(Box::new(input.crd));
         self.set(id, TypeKind::Struct(def));
     }
 
     /// The type of a value with schema `schema`; `preserving` is the
     /// preservation inherited from an enclosing array.
-    fn node(&mut self, schema: &Structural, wanted: &str, preserving: bool) -> TypeRef {
+    fn node(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserving: bool) -> TypeRef {
         let preserve = schema.extensions.x_preserve_unknown_fields || preserving || self.all_preserve;
         if schema.extensions.x_int_or_string {
             return TypeRef::IntOrString;
@@ -99,7 +111,7 @@ impl Builder {
         match schema.generic.type_.as_str() {
             "array" => match &schema.items {
                 Some(items) => {
-                    let item = self.node(items, wanted, preserve);
+                    let item = self.node(items, child(wire, "items"), wanted, preserve);
                     TypeRef::Vec(Box::new(nullable(items, item)))
                 }
                 None => TypeRef::Vec(Box::new(TypeRef::Value)),
@@ -109,17 +121,17 @@ impl Builder {
             "integer" => TypeRef::I64,
             "number" => TypeRef::F64,
             "boolean" => TypeRef::Bool,
-            "object" | "" => self.object(schema, wanted, preserve),
+            "object" | "" => self.object(schema, wire, wanted, preserve),
             _ => TypeRef::Value,
         }
     }
 
-    fn object(&mut self, schema: &Structural, wanted: &str, preserve: bool) -> TypeRef {
+    fn object(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserve: bool) -> TypeRef {
         let place = if schema.extensions.x_embedded_resource { Place::Embedded } else { Place::Plain };
         if place == Place::Plain && schema.properties.is_empty() {
             match &schema.additional_properties {
                 Some(StructuralOrBool::Structural(values)) => {
-                    let value = self.node(values, wanted, false);
+                    let value = self.node(values, child(wire, "additionalProperties"), wanted, false);
                     return TypeRef::Map(Box::new(nullable(values, value)));
                 }
                 // Values without a schema: pruning empties nested objects,
@@ -130,32 +142,85 @@ impl Builder {
             }
         }
         let id = self.reserve(wanted, &schema.generic.description);
-        let def = self.struct_def(id, schema, place, preserve);
+        let def = self.struct_def(id, schema, wire, place, preserve);
         self.set(id, TypeKind::Struct(def));
         TypeRef::Named(id)
     }
 
-    fn struct_def(&mut self, id: TypeId, schema: &Structural, place: Place, preserve: bool) -> StructDef {
+    fn struct_def(&mut self, id: TypeId, schema: &Structural, wire: &Value, place: Place, preserve: bool) -> StructDef {
         let parent = self.name_of(id);
         let mut idents = Names::new(Case::Snake);
+        let required = schema.value_validation.required.as_deref().unwrap_or_default();
         let mut fields = match place {
             Place::Plain => Vec::new(),
-            _ => resource_fields(schema, place, &mut idents),
+            _ => self.resource_fields(schema, wire, place, &mut idents),
         };
         let flatten = preserve.then(|| idents.claim("additional_properties"));
-        let required = schema.value_validation.required.as_deref().unwrap_or_default();
         for (json, property) in &schema.properties {
             if place != Place::Plain && RESOURCE_KEYS.contains(&json.as_str()) {
                 continue;
             }
             let ident = idents.claim(&naming::snake(json));
-            let ty = self.node(property, &naming::nested_type_name(&parent, &self.root, json), false);
+            let property_wire = child(child(wire, "properties"), json);
+            let ty = self.node(property, property_wire, &naming::nested_type_name(&parent, &self.root, json), false);
             let slot = slot(property, &ty, required.contains(json));
             let doc = property.generic.description.clone();
             let item_default = item_default(property, &ty);
-            fields.push(Field { ident, json: json.clone(), ty, slot, item_default, doc, special: None });
+            let schema_required = required.contains(json) && slot != Slot::Required;
+            let keywords = keywords::field_keywords(&self.space, property_wire, &ty, &doc);
+            fields.push(Field {
+                ident,
+                json: json.clone(),
+                ty,
+                slot,
+                item_default,
+                doc,
+                special: None,
+                schema: keywords,
+                schema_required,
+                schema_skip: false,
+            });
         }
-        StructDef { fields, flatten, resource: None }
+        let flatten_in_schema = flatten.is_some() && schema.extensions.x_preserve_unknown_fields;
+        StructDef { fields, flatten, resource: None, schema: Default::default(), flatten_in_schema, crd: None }
+    }
+
+    /// `apiVersion`, `kind` and `metadata` of the root (always there) or of
+    /// an embedded resource (kept as given), documented by the listed
+    /// schemas; in the derived schema only when listed.
+    fn resource_fields(&self, schema: &Structural, wire: &Value, place: Place, idents: &mut Names) -> Vec<Field> {
+        let required = schema.value_validation.required.as_deref().unwrap_or_default();
+        let specials = [
+            ("apiVersion", TypeRef::String, Special::ApiVersion),
+            ("kind", TypeRef::String, Special::Kind),
+            ("metadata", TypeRef::ObjectMeta, Special::Metadata),
+        ];
+        specials
+            .into_iter()
+            .map(|(json, ty, special)| {
+                let slot = match (place, special) {
+                    (Place::Root, Special::Metadata) => Slot::DefaultWhenAbsent,
+                    (Place::Root, _) => Slot::Required,
+                    _ => Slot::Optional,
+                };
+                let listed = schema.property(json);
+                let doc = listed.map(|p| p.generic.description.clone()).unwrap_or_default();
+                let property_wire = child(child(wire, "properties"), json);
+                let keywords = keywords::field_keywords(&self.space, property_wire, &ty, &doc);
+                Field {
+                    ident: idents.claim(&naming::snake(json)),
+                    json: json.to_owned(),
+                    ty,
+                    slot,
+                    item_default: None,
+                    doc,
+                    special: Some(special),
+                    schema: if listed.is_some() { keywords } else { Default::default() },
+                    schema_required: required.iter().any(|r| r == json),
+                    schema_skip: listed.is_none(),
+                }
+            })
+            .collect()
     }
 
     fn string(&mut self, schema: &Structural, wanted: &str) -> TypeRef {
@@ -173,27 +238,9 @@ impl Builder {
     }
 }
 
-/// `apiVersion`, `kind` and `metadata` of the root (always there) or of an
-/// embedded resource (kept as given), documented by the listed schemas.
-fn resource_fields(schema: &Structural, place: Place, idents: &mut Names) -> Vec<Field> {
-    let specials = [
-        ("apiVersion", TypeRef::String, Special::ApiVersion),
-        ("kind", TypeRef::String, Special::Kind),
-        ("metadata", TypeRef::ObjectMeta, Special::Metadata),
-    ];
-    specials
-        .into_iter()
-        .map(|(json, ty, special)| {
-            let slot = match (place, special) {
-                (Place::Root, Special::Metadata) => Slot::DefaultWhenAbsent,
-                (Place::Root, _) => Slot::Required,
-                _ => Slot::Optional,
-            };
-            let doc = schema.property(json).map(|p| p.generic.description.clone()).unwrap_or_default();
-            let ident = idents.claim(&naming::snake(json));
-            Field { ident, json: json.to_owned(), ty, slot, item_default: None, doc, special: Some(special) }
-        })
-        .collect()
+/// The JSON of child `key` of a schema node (`Null` when absent).
+fn child<'a>(wire: &'a Value, key: &str) -> &'a Value {
+    wire.get(key).unwrap_or(&Value::Null)
 }
 
 /// An item or map value type: `Option<T>` when the schema is nullable.
@@ -255,10 +302,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn space(schema: Value) -> TypeSpace {
-        let schema = Structural::from_json(&schema).unwrap();
-        let resource = super::super::test_resource();
-        build(Some(&schema), resource, false, ModelOptions::default())
+    fn space(schema_json: Value) -> TypeSpace {
+        let schema = Structural::from_json(&schema_json).unwrap();
+        let wire = crd_schema::wire::JSONSchemaProps::from_value(&schema_json).unwrap().to_value();
+        let input = Input {
+            schema: Some(&schema),
+            wire: Some(&wire),
+            resource: super::super::test_resource(),
+            crd: CrdAttrs::default(),
+        };
+        build(input, false, ModelOptions::default())
     }
 
     fn struct_of(space: &TypeSpace, name: &str) -> StructDef {

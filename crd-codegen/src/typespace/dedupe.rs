@@ -4,7 +4,11 @@
 //! selectors); each repetition would be its own struct, which multiplies
 //! the code to compile. Two types of a [`TypeSpace`] are merged when
 //! everything that decides their Rust code apart from names and
-//! descriptions is equal: fields (identifiers, JSON names, slots, defaults,
+//! descriptions is equal, the derive attributes and doc comments of their
+//! fields included
+//! (so the shared type rebuilds every node's schema), and either both or
+//! neither have a description (a shared type's doc comment then never
+//! describes a node that has none): fields (identifiers, JSON names, slots, defaults,
 //! item defaults, specials), field types with named types compared by
 //! their merged identity (so recursively), the flattened map of preserved
 //! fields, the resource, and for enums the variants, catch-all and default.
@@ -20,14 +24,23 @@
 use std::collections::HashMap;
 use std::mem::Discriminant;
 
+use serde_json::Value;
+
 use super::{EnumDef, Field, Resource, Slot, Special, TypeDef, TypeId, TypeKind, TypeRef, TypeSpace};
 
 /// Everything of a type that its code depends on, but its name and docs;
 /// named types appear as the index of their class.
 #[derive(PartialEq, Eq, Hash)]
 enum Key {
-    Struct { fields: Vec<FieldKey>, flatten: Option<String>, resource: Option<Resource> },
-    Enum(EnumDef),
+    Struct {
+        fields: Vec<FieldKey>,
+        flatten: Option<String>,
+        resource: Option<Resource>,
+        flatten_in_schema: bool,
+        schema: String,
+        doc_empty: bool,
+    },
+    Enum(EnumDef, bool),
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -40,6 +53,12 @@ struct FieldKey {
     slot: (Discriminant<Slot>, Option<String>),
     item_default: Option<String>,
     special: Option<Special>,
+    /// The derive attributes as JSON text, and the doc comment, which the
+    /// derive reads as the description when the attributes do not state it.
+    schema: String,
+    doc: String,
+    schema_required: bool,
+    schema_skip: bool,
 }
 
 /// Merges the structurally identical types of `space`; the root stays
@@ -52,7 +71,7 @@ pub(super) fn dedupe(space: TypeSpace) -> TypeSpace {
     let mut first_of_class: Vec<usize> = Vec::new();
     let mut classes: HashMap<Key, usize> = HashMap::new();
     for i in (0..n).rev() {
-        let key = key(&space.types[i].kind, &class);
+        let key = key(&space.types[i], &class);
         let next = classes.len();
         let c = *classes.entry(key).or_insert(next);
         if c == next {
@@ -82,8 +101,9 @@ pub(super) fn dedupe(space: TypeSpace) -> TypeSpace {
     TypeSpace { types }
 }
 
-fn key(kind: &TypeKind, class: &[usize]) -> Key {
-    match kind {
+fn key(def: &TypeDef, class: &[usize]) -> Key {
+    let doc_empty = def.doc.is_empty();
+    match &def.kind {
         TypeKind::Struct(s) => Key::Struct {
             fields: s
                 .fields
@@ -95,12 +115,19 @@ fn key(kind: &TypeKind, class: &[usize]) -> Key {
                     slot: slot_key(&f.slot),
                     item_default: f.item_default.as_ref().map(ToString::to_string),
                     special: f.special,
+                    schema: Value::Object(f.schema.clone()).to_string(),
+                    doc: f.doc.clone(),
+                    schema_required: f.schema_required,
+                    schema_skip: f.schema_skip,
                 })
                 .collect(),
             flatten: s.flatten.clone(),
             resource: s.resource.clone(),
+            flatten_in_schema: s.flatten_in_schema,
+            schema: Value::Object(s.schema.clone()).to_string(),
+            doc_empty,
         },
-        TypeKind::Enum(e) => Key::Enum(e.clone()),
+        TypeKind::Enum(e) => Key::Enum(e.clone(), doc_empty),
     }
 }
 
@@ -137,12 +164,14 @@ mod tests {
     use super::super::{ModelOptions, build};
     use super::*;
     use crd_schema::structural::Structural;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
-    fn space(schema: Value) -> TypeSpace {
-        let schema = Structural::from_json(&schema).unwrap();
+    fn space(schema_json: Value) -> TypeSpace {
+        let schema = Structural::from_json(&schema_json).unwrap();
+        let wire = crd_schema::wire::JSONSchemaProps::from_value(&schema_json).unwrap().to_value();
         let resource = super::super::test_resource();
-        dedupe(build::build(Some(&schema), resource, false, ModelOptions::default()))
+        let input = build::Input { schema: Some(&schema), wire: Some(&wire), resource, crd: Default::default() };
+        dedupe(build::build(input, false, ModelOptions::default()))
     }
 
     fn names(space: &TypeSpace) -> Vec<&str> {
@@ -199,7 +228,7 @@ mod tests {
             o
         };
         let s = space(spec(json!({
-            "plain": obj(json!({})),
+            "plain": obj(json!({"description": "plain"})),
             "preserved": obj(json!({"x-kubernetes-preserve-unknown-fields": true})),
             // Preservation inherited through `items`.
             "list": {"type": "array", "x-kubernetes-preserve-unknown-fields": true, "items": obj(json!({}))},
@@ -215,11 +244,26 @@ mod tests {
             "e3": {"type": "string", "enum": ["b", "a"]},
             "same": obj(json!({"description": "only the doc differs"}))})));
         let n = names(&s);
-        // Nine structs and three enums besides the root and the spec.
-        assert_eq!(n.len(), 2 + 9 + 3, "{n:?}");
+        // Ten structs and three enums besides the root and the spec.
+        assert_eq!(n.len(), 2 + 10 + 3, "{n:?}");
         assert_eq!(field_type(&s, "WidgetSpec", "same"), "WidgetSpecPlain");
-        // Preserved by itself or through `items`: the same decoding.
-        assert_eq!(field_type(&s, "WidgetSpec", "list"), "WidgetSpecPreserved");
+        // Preserved by itself or through `items` decodes the same, but only
+        // the first states it in its schema.
+        assert_eq!(field_type(&s, "WidgetSpec", "list"), "WidgetSpecList");
+    }
+
+    #[test]
+    fn described_and_undescribed_nodes_stay_apart() {
+        let obj = |doc: Option<&str>| {
+            let mut o = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+            if let Some(doc) = doc {
+                o["description"] = json!(doc);
+            }
+            o
+        };
+        let s = space(spec(json!({"x": obj(Some("x")), "y": obj(None), "z": obj(Some("z")), "w": obj(None)})));
+        assert_eq!(field_type(&s, "WidgetSpec", "z"), "WidgetSpecX");
+        assert_eq!(field_type(&s, "WidgetSpec", "w"), "WidgetSpecY");
     }
 
     #[test]
@@ -228,12 +272,16 @@ mod tests {
             json!({"type": "object", "properties": {"inner": {"type": "object", "description": doc,
                 "properties": {"x": {"type": "string"}}}}})
         };
-        let s = space(spec(json!({"a": outer("1"), "b": outer("2"),
+        // The inner nodes' descriptions are also the fields' doc comments,
+        // which must agree for the parents to share a type.
+        let s = space(spec(json!({"a": outer("1"), "b": outer("1"),
             "c": {"type": "object", "properties": {"inner": {"type": "object", "properties": {"x": {"type": "integer"}}}}}})));
         assert_eq!(
             names(&s),
             ["Widget", "WidgetSpec", "WidgetSpecA", "WidgetSpecAInner", "WidgetSpecC", "WidgetSpecCInner"]
         );
         assert_eq!(field_type(&s, "WidgetSpec", "b"), "WidgetSpecA");
+        let s = space(spec(json!({"a": outer("1"), "b": outer("2")})));
+        assert_eq!(field_type(&s, "WidgetSpec", "b"), "WidgetSpecB");
     }
 }

@@ -11,8 +11,9 @@
 
 mod build;
 mod dedupe;
+mod keywords;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::naming::{self, Case, Names};
@@ -107,6 +108,17 @@ pub struct Field {
     pub doc: String,
     /// Set for `apiVersion`, `kind` and `metadata` of resources.
     pub special: Option<Special>,
+    /// The keywords `#[schema(...)]` must state so that the derive rebuilds
+    /// the property's schema: everything its type does not give (see
+    /// `keywords.rs`), with the keywords of array items and map values
+    /// nested under `items` and `additionalProperties`.
+    pub schema: Map<String, Value>,
+    /// The field is listed in the parent's `required` although the derive
+    /// would not infer it (it has a default, or is an `Option`).
+    pub schema_required: bool,
+    /// The field is not in the schema (`apiVersion`, `kind` and `metadata`
+    /// of resources whose schema does not list them).
+    pub schema_skip: bool,
 }
 
 /// The resource a root struct stands for.
@@ -150,6 +162,42 @@ pub struct StructDef {
     pub flatten: Option<String>,
     /// Set on the root type.
     pub resource: Option<Resource>,
+    /// Type-level keywords for `#[schema(...)]` (the root's own schema
+    /// keywords; other types' keywords are stated on their fields).
+    pub schema: Map<String, Value>,
+    /// Whether the node itself says `x-kubernetes-preserve-unknown-fields`
+    /// (the flattened map is also made for preservation inherited through
+    /// `items`, which the schema of the node does not state).
+    pub flatten_in_schema: bool,
+    /// The CRD-level facts `#[crd(...)]` states on the root type.
+    pub crd: Option<Box<CrdAttrs>>,
+}
+
+/// What `#[crd(...)]` on a root type states, beyond [`Resource`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CrdAttrs {
+    /// `spec.names.singular`
+    pub singular: String,
+    /// `spec.names.shortNames`
+    pub short_names: Vec<String>,
+    /// `spec.names.categories`
+    pub categories: Vec<String>,
+    /// The version's `served`, `storage` and `deprecated`.
+    pub served: bool,
+    /// See `served`.
+    pub storage: bool,
+    /// See `served`.
+    pub deprecated: bool,
+    /// `deprecationWarning`
+    pub deprecation_warning: Option<String>,
+    /// `subresources.status` is set.
+    pub status: bool,
+    /// `subresources.scale`, as written.
+    pub scale: Option<Value>,
+    /// `additionalPrinterColumns`, as written.
+    pub printer_columns: Vec<Value>,
+    /// `selectableFields`, as written.
+    pub selectable_fields: Vec<Value>,
 }
 
 /// The value an enum's `Default` gives.
@@ -244,9 +292,11 @@ impl CrdSpace {
         let mut versions = Vec::with_capacity(crd.spec.versions.len());
         for (i, version) in crd.spec.versions.iter().enumerate() {
             let schema = version_schema(crd, i)?;
+            let wire = crd.spec.version_schema(i).map(|props| props.to_value());
             let resource = resource(crd, &version.name);
             let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
-            let space = dedupe::dedupe(build::build(schema.as_ref(), resource, all_preserve, options));
+            let input = build::Input { schema: schema.as_ref(), wire: wire.as_ref(), resource, crd: crd_attrs(crd, i) };
+            let space = dedupe::dedupe(build::build(input, all_preserve, options));
             let module = modules.claim(&naming::snake(&version.name));
             versions.push(VersionSpace { module, version: version.name.clone(), space });
         }
@@ -272,6 +322,27 @@ fn version_schema(crd: &CustomResourceDefinition, i: usize) -> Result<Option<Str
         return Err(not_structural(reasons.join("; ")));
     }
     Ok(Some(schema))
+}
+
+/// The CRD-level facts of version `i` (subresources may be hoisted).
+fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
+    let names = &crd.spec.names;
+    let Some(version) = crd.spec.versions.get(i) else { return CrdAttrs::default() };
+    let subresources = version.subresources.as_ref().or(crd.spec.subresources.as_ref());
+    let list = |v: &Option<Value>| v.as_ref().and_then(Value::as_array).cloned().unwrap_or_default();
+    CrdAttrs {
+        singular: names.singular.clone(),
+        short_names: names.short_names.clone(),
+        categories: names.categories.clone(),
+        served: version.served,
+        storage: version.storage,
+        deprecated: version.deprecated,
+        deprecation_warning: version.deprecation_warning.clone(),
+        status: subresources.is_some_and(|s| s.status),
+        scale: subresources.and_then(|s| s.scale.clone()),
+        printer_columns: list(&version.additional_printer_columns),
+        selectable_fields: list(&version.selectable_fields),
+    }
 }
 
 fn resource(crd: &CustomResourceDefinition, version: &str) -> Resource {

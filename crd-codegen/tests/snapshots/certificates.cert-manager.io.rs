@@ -7,7 +7,70 @@ pub mod v1 {
     ///
     /// The stored certificate will be renewed before it expires (as configured by
     /// `spec.renewBefore`).
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "cert-manager.io",
+        version = "v1",
+        kind = "Certificate",
+        plural = "certificates",
+        singular = "certificate",
+        list_kind = "CertificateList",
+        short_names = ["cert",
+        "certs"],
+        categories = ["cert-manager"],
+        scope = "Namespaced",
+        status,
+        printer_column(
+            name = "Ready",
+            type_ = "string",
+            json_path = ".status.conditions[?(@.type == \"Ready\")].status"
+        ),
+        printer_column(
+            name = "Secret",
+            type_ = "string",
+            json_path = ".spec.secretName"
+        ),
+        printer_column(
+            name = "Issuer",
+            type_ = "string",
+            json_path = ".spec.issuerRef.name",
+            priority = 1
+        ),
+        printer_column(
+            name = "Status",
+            type_ = "string",
+            json_path = ".status.conditions[?(@.type == \"Ready\")].message",
+            priority = 1
+        ),
+        printer_column(
+            name = "Expiration",
+            type_ = "string",
+            json_path = ".status.notAfter",
+            priority = 1
+        ),
+        printer_column(
+            name = "Age",
+            type_ = "date",
+            json_path = ".metadata.creationTimestamp",
+            description = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC."
+        ),
+        selectable_field = ".spec.issuerRef.group",
+        selectable_field = ".spec.issuerRef.kind",
+        selectable_field = ".spec.issuerRef.name",
+        served = true,
+        storage = true
+    )]
+    #[schema(
+        description = "A Certificate resource should be created to ensure an up to date and signed\nX.509 certificate is stored in the Kubernetes Secret resource named in `spec.secretName`.\n\nThe stored certificate will be renewed before it expires (as configured by `spec.renewBefore`)."
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct Certificate {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -15,6 +78,9 @@ pub mod v1 {
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
+        #[schema(
+            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+        )]
         pub api_version: ::std::string::String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
@@ -22,12 +88,18 @@ pub mod v1 {
         /// In CamelCase.
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        #[schema(
+            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+        )]
         pub kind: ::std::string::String,
         #[serde(default)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
         /// Specification of the desired state of the Certificate resource.
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Specification of the desired state of the Certificate resource.\nhttps://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+        )]
         pub spec: ::std::option::Option<CertificateSpec>,
         /// Status of the Certificate.
         /// This is set and managed automatically.
@@ -35,6 +107,9 @@ pub mod v1 {
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Status of the Certificate.\nThis is set and managed automatically.\nRead-only.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+        )]
         pub status: ::std::option::Option<CertificateStatus>,
     }
 
@@ -82,7 +157,16 @@ pub mod v1 {
 
     /// Specification of the desired state of the Certificate resource.
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpec {
         /// Defines extra output formats of the private key and signed certificate chain
         /// to be written to this Certificate's target Secret.
@@ -90,6 +174,12 @@ pub mod v1 {
             rename = "additionalOutputFormats",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "CertificateAdditionalOutputFormat defines an additional output format of a\nCertificate resource. These contain supplementary data formats of the signed\ncertificate chain and paired private key."
+            )
         )]
         pub additional_output_formats: ::std::option::Option<
             ::std::vec::Vec<CertificateSpecAdditionalOutputFormats>,
@@ -106,6 +196,9 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "Requested common name X509 certificate subject attribute.\nMore info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6\nNOTE: TLS clients will ignore this value when any subject alternative name is\nset (see https://tools.ietf.org/html/rfc6125#section-6.4.4).\n\nShould have a length of 64 characters or fewer to avoid generating invalid CSRs.\nCannot be set if the `literalSubject` field is set."
+        )]
         pub common_name: ::std::option::Option<::std::string::String>,
         /// Requested DNS subject alternative names.
         #[serde(
@@ -113,6 +206,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub dns_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Requested 'duration' (i.e. lifetime) of the Certificate. Note that the
         /// issuer may choose to ignore the requested duration, just like any other
@@ -123,6 +217,9 @@ pub mod v1 {
         /// Value must be in units accepted by Go time.ParseDuration
         /// <https://golang.org/pkg/time/#ParseDuration>.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Requested 'duration' (i.e. lifetime) of the Certificate. Note that the\nissuer may choose to ignore the requested duration, just like any other\nrequested attribute.\n\nIf unset, this defaults to 90 days.\nMinimum accepted duration is 1 hour.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration."
+        )]
         pub duration: ::std::option::Option<::std::string::String>,
         /// Requested email subject alternative names.
         #[serde(
@@ -130,6 +227,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub email_addresses: ::std::option::Option<
             ::std::vec::Vec<::std::string::String>,
         >,
@@ -149,6 +247,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub ip_addresses: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Requested basic constraints isCA value.
         /// The isCA value is used to set the `isCA` field on the created CertificateRequest
@@ -189,6 +288,9 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "Requested X.509 certificate subject, represented using the LDAP \"String\nRepresentation of a Distinguished Name\" [1].\nImportant: the LDAP string format also specifies the order of the attributes\nin the subject, this is important when issuing certs for LDAP authentication.\nExample: `CN=foo,DC=corp,DC=example,DC=com`\nMore info [1]: https://datatracker.ietf.org/doc/html/rfc4514\nMore info: https://github.com/cert-manager/cert-manager/issues/3203\nMore info: https://github.com/cert-manager/cert-manager/issues/4424\n\nCannot be set if the `subject` or `commonName` field is set."
+        )]
         pub literal_subject: ::std::option::Option<::std::string::String>,
         /// x.509 certificate NameConstraint extension which MUST NOT be used in a non-CA certificate.
         /// More Info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.10>
@@ -200,6 +302,9 @@ pub mod v1 {
             rename = "nameConstraints",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "x.509 certificate NameConstraint extension which MUST NOT be used in a non-CA certificate.\nMore Info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.10\n\nThis is an Alpha Feature and is only enabled with the\n`--feature-gates=NameConstraints=true` option set on both\nthe controller and webhook components."
         )]
         pub name_constraints: ::std::option::Option<CertificateSpecNameConstraints>,
         /// `otherNames` is an escape hatch for SAN that allows any type. We currently restrict the
@@ -213,6 +318,10 @@ pub mod v1 {
             rename = "otherNames",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "`otherNames` is an escape hatch for SAN that allows any type. We currently restrict the support to string like otherNames, cf RFC 5280 p 37\nAny UTF8 String valued otherName can be passed with by setting the keys oid: x.x.x.x and UTF8Value: somevalue for `otherName`.\nMost commonly this would be UPN set with oid: 1.3.6.1.4.1.311.20.2.3\nYou should ensure that any OID passed is valid for the UTF8String type as we do not explicitly validate this.",
+            list_type = "atomic"
         )]
         pub other_names: ::std::option::Option<
             ::std::vec::Vec<CertificateSpecOtherNames>,
@@ -245,6 +354,9 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "How long before the currently issued certificate's expiry cert-manager should\nrenew the certificate. For example, if a certificate is valid for 60 minutes,\nand `renewBefore=10m`, cert-manager will begin to attempt to renew the certificate\n50 minutes after it was issued (i.e. when there are 10 minutes remaining until\nthe certificate is no longer valid).\n\nNOTE: The actual lifetime of the issued certificate is used to determine the\nrenewal time. If an issuer returns a certificate with a different lifetime than\nthe one requested, cert-manager will use the lifetime of the issued certificate.\n\nIf unset, this defaults to 1/3 of the issued certificate's lifetime.\nMinimum accepted value is 5 minutes.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration.\nCannot be set if the `renewBeforePercentage` field is set."
+        )]
         pub renew_before: ::std::option::Option<::std::string::String>,
         /// `renewBeforePercentage` is like `renewBefore`, except it is a relative percentage
         /// rather than an absolute duration. For example, if a certificate is valid for 60
@@ -270,6 +382,9 @@ pub mod v1 {
         /// mentioned is
         /// `RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "`renewal` allows configuration of how your certificate is renewed. If the policy mentioned is\n`RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`."
+        )]
         pub renewal: ::std::option::Option<CertificateSpecRenewal>,
         /// The maximum number of CertificateRequest revisions that are maintained in
         /// the Certificate's history. Each revision represents a single `CertificateRequest`
@@ -320,9 +435,13 @@ pub mod v1 {
         /// The common name attribute is specified separately in the `commonName` field.
         /// Cannot be set if the `literalSubject` field is set.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Requested set of X509 certificate subject attributes.\nMore info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6\n\nThe common name attribute is specified separately in the `commonName` field.\nCannot be set if the `literalSubject` field is set."
+        )]
         pub subject: ::std::option::Option<CertificateSpecSubject>,
         /// Requested URI subject alternative names.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub uris: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Requested key usages and extended key usages.
         /// These usages are used to set the `usages` field on the created CertificateRequest
@@ -331,13 +450,27 @@ pub mod v1 {
         ///
         /// If unset, defaults to `digital signature` and `key encipherment`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "KeyUsage specifies valid usage contexts for keys.\nSee:\nhttps://tools.ietf.org/html/rfc5280#section-4.2.1.3\nhttps://tools.ietf.org/html/rfc5280#section-4.2.1.12\n\nValid KeyUsage values are as follows:\n\"signing\",\n\"digital signature\",\n\"content commitment\",\n\"key encipherment\",\n\"key agreement\",\n\"data encipherment\",\n\"cert sign\",\n\"crl sign\",\n\"encipher only\",\n\"decipher only\",\n\"any\",\n\"server auth\",\n\"client auth\",\n\"code signing\",\n\"email protection\",\n\"s/mime\",\n\"ipsec end system\",\n\"ipsec tunnel\",\n\"ipsec user\",\n\"timestamping\",\n\"ocsp signing\",\n\"microsoft sgc\",\n\"netscape sgc\""
+            )
+        )]
         pub usages: ::std::option::Option<::std::vec::Vec<CertificateSpecUsages>>,
     }
 
     /// CertificateAdditionalOutputFormat defines an additional output format of a
     /// Certificate resource. These contain supplementary data formats of the signed
     /// certificate chain and paired private key.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CertificateSpecAdditionalOutputFormats {
         /// Type is the name of the format type that should be written to the
         /// Certificate's target Secret.
@@ -356,7 +489,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecAdditionalOutputFormatsType {
         #[default]
@@ -375,7 +509,16 @@ pub mod v1 {
     /// from any namespace.
     ///
     /// The `name` field of the reference must always be specified.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecIssuerRef {
         /// Group of the issuer being referred to.
         /// Defaults to 'cert-manager.io'.
@@ -390,7 +533,16 @@ pub mod v1 {
     }
 
     /// Additional keystore output formats to be stored in the Certificate's Secret.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystores {
         /// JKS configures options for storing a JKS keystore in the
         /// `spec.secretName` Secret resource.
@@ -404,7 +556,16 @@ pub mod v1 {
 
     /// JKS configures options for storing a JKS keystore in the
     /// `spec.secretName` Secret resource.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystoresJks {
         /// Alias specifies the alias of the key in the keystore, required by the JKS format.
         /// If not provided, the default alias `certificate` will be used.
@@ -443,7 +604,15 @@ pub mod v1 {
     /// containing the password used to encrypt the JKS keystore.
     /// Mutually exclusive with password.
     /// One of password or passwordSecretRef must provide a password with a non-zero length.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CertificateSpecKeystoresJksPasswordSecretRef {
         /// The key of the entry in the Secret resource's `data` field to be used.
         /// Some instances of this field may be defaulted, in others it may be
@@ -452,12 +621,24 @@ pub mod v1 {
         pub key: ::std::option::Option<::std::string::String>,
         /// Name of the resource being referred to.
         /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
+        #[schema(
+            description = "Name of the resource being referred to.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"
+        )]
         pub name: ::std::string::String,
     }
 
     /// PKCS12 configures options for storing a PKCS12 keystore in the
     /// `spec.secretName` Secret resource.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystoresPkcs12 {
         /// Create enables PKCS12 keystore creation for the Certificate.
         /// If true, a file named `keystore.p12` will be created in the target
@@ -508,6 +689,9 @@ pub mod v1 {
         /// higher,
         /// or with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Profile specifies the key and certificate encryption algorithms and the HMAC algorithm\nused to create the PKCS12 keystore. Default value is `LegacyRC2` for backward compatibility.\n\nIf provided, allowed values are:\n`LegacyRC2`: Deprecated. Not supported by default in OpenSSL 3 or Java 20.\n`LegacyDES`: Less secure algorithm. Use this option for maximal compatibility.\n`Modern2023`: Secure algorithm. Use this option in case you have to always use secure algorithms\n(e.g., because of company policy). Please note that the security of the algorithm is not that important\nin reality, because the unencrypted certificate and private key are also stored in the Secret.\n`Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of 2026.\nPrivate keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC.\nThe MAC algorithm is PBMAC1 with PBKDF2-HMAC-SHA-256 and HMAC-SHA256.\nFiles produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and higher,\nor with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements."
+        )]
         pub profile: ::std::option::Option<CertificateSpecKeystoresPkcs12Profile>,
     }
 
@@ -542,7 +726,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecKeystoresPkcs12Profile {
         #[default]
@@ -563,7 +748,16 @@ pub mod v1 {
     /// This is an Alpha Feature and is only enabled with the
     /// `--feature-gates=NameConstraints=true` option set on both
     /// the controller and webhook components.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecNameConstraints {
         /// if true then the name constraints are marked critical.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -581,7 +775,16 @@ pub mod v1 {
     /// Excluded contains the constraints which must be disallowed. Any name matching a
     /// restriction in the excluded field is invalid regardless
     /// of information appearing in the permitted
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecNameConstraintsExcluded {
         /// DNSDomains is a list of DNS domains that are permitted or excluded.
         #[serde(
@@ -589,6 +792,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub dns_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// EmailAddresses is a list of Email Addresses that are permitted or excluded.
         #[serde(
@@ -596,6 +800,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub email_addresses: ::std::option::Option<
             ::std::vec::Vec<::std::string::String>,
         >,
@@ -606,6 +811,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub ip_ranges: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// URIDomains is a list of URI domains that are permitted or excluded.
         #[serde(
@@ -613,10 +819,20 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub uri_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     }
 
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecOtherNames {
         /// OID is the object identifier for the otherName SAN.
         /// The object identifier must be expressed as a dotted string, for
@@ -635,7 +851,16 @@ pub mod v1 {
 
     /// Private key options. These include the key algorithm and size, the used
     /// encoding and the rotation policy.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecPrivateKey {
         /// Algorithm is the private key algorithm of the corresponding private key
         /// for this certificate.
@@ -704,7 +929,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyAlgorithm {
         #[default]
@@ -734,7 +960,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyEncoding {
         #[default]
@@ -768,7 +995,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyRotationPolicy {
         #[default]
@@ -782,13 +1010,28 @@ pub mod v1 {
     /// `renewal` allows configuration of how your certificate is renewed. If the policy
     /// mentioned is
     /// `RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecRenewal {
         /// `policy` must be one of `Disabled`, `RenewBefore`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub policy: ::std::option::Option<CertificateSpecRenewalPolicy>,
         /// `windows` mentions the behavior of when the renewal must happen.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "CertificateRenewalWindows is the definition for renewal windows"
+            )
+        )]
         pub windows: ::std::option::Option<
             ::std::vec::Vec<CertificateSpecRenewalWindows>,
         >,
@@ -805,7 +1048,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecRenewalPolicy {
         #[default]
@@ -817,7 +1061,16 @@ pub mod v1 {
     }
 
     /// CertificateRenewalWindows is the definition for renewal windows
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecRenewalWindows {
         /// `cron` is a cron compliant string to allow when the renewal should be allowed. Format is
         /// as shown below:
@@ -828,15 +1081,24 @@ pub mod v1 {
         /// \| | day of the month (1–31)
         /// \| hour (0–23)
         /// minute (0–59)
+        #[schema(
+            description = "`cron` is a cron compliant string to allow when the renewal should be allowed. Format is as shown below:\n* * * * *\n| | | | |\n| | | | day of the week (0–6) (Sunday to Saturday;\n| | | month (1–12)             7 is also Sunday on some systems)\n| | day of the month (1–31)\n| hour (0–23)\nminute (0–59)",
+            min_length = 1
+        )]
         pub cron: ::std::string::String,
         /// `timezone` is IANA compliant timezone. For example America/Denver.
         /// If this field is not set, timezone is treated as UTC.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(min_length = 1)]
         pub timezone: ::std::option::Option<::std::string::String>,
         /// `windowDuration` is how long the cron definition is active for.
         /// Value must be in units accepted by Go time.ParseDuration
         /// <https://golang.org/pkg/time/#ParseDuration>.
         #[serde(rename = "windowDuration")]
+        #[schema(
+            description = "`windowDuration` is how long the cron definition is active for.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration.",
+            pattern = "^([0-9]+(\\.[0-9]+)?(s|m|h))+$"
+        )]
         pub window_duration: ::std::string::String,
     }
 
@@ -845,7 +1107,16 @@ pub mod v1 {
     /// SecretTemplate when added or removed. SecretTemplate annotations are added
     /// in conjunction with, and cannot overwrite, the base set of annotations
     /// cert-manager sets on the Certificate's Secret.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecSecretTemplate {
         /// Annotations is a key value map to be copied to the target Kubernetes Secret.
         #[serde(
@@ -881,7 +1152,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecSignatureAlgorithm {
         #[default]
@@ -908,13 +1180,24 @@ pub mod v1 {
     ///
     /// The common name attribute is specified separately in the `commonName` field.
     /// Cannot be set if the `literalSubject` field is set.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecSubject {
         /// Countries to be used on the Certificate.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub countries: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Cities to be used on the Certificate.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub localities: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Organizational Units to be used on the Certificate.
         #[serde(
@@ -922,11 +1205,13 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub organizational_units: ::std::option::Option<
             ::std::vec::Vec<::std::string::String>,
         >,
         /// Organizations to be used on the Certificate.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub organizations: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Postal codes to be used on the Certificate.
         #[serde(
@@ -934,9 +1219,11 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub postal_codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// State/Provinces to be used on the Certificate.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub provinces: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
         /// Serial number to be used on the Certificate.
         #[serde(
@@ -951,6 +1238,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(list_type = "atomic")]
         pub street_addresses: ::std::option::Option<
             ::std::vec::Vec<::std::string::String>,
         >,
@@ -995,7 +1283,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecUsages {
         #[default]
@@ -1055,7 +1344,16 @@ pub mod v1 {
     /// Read-only.
     /// More info:
     /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatus {
         /// ACME stores information that is fetched from the ACME CA server.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1063,6 +1361,13 @@ pub mod v1 {
         /// List of status conditions to indicate the status of certificates.
         /// Known condition types are `Ready` and `Issuing`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_map_keys = ["type"],
+            list_type = "map",
+            items(
+                description = "CertificateCondition contains condition information for a Certificate."
+            )
+        )]
         pub conditions: ::std::option::Option<
             ::std::vec::Vec<CertificateStatusConditions>,
         >,
@@ -1087,6 +1392,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub last_failure_time: ::std::option::Option<::std::string::String>,
         /// The name of the Secret resource containing the private key to be used
         /// for the next certificate iteration.
@@ -1107,6 +1413,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub not_after: ::std::option::Option<::std::string::String>,
         /// The time after which the certificate stored in the secret named
         /// by this resource in `spec.secretName` is valid.
@@ -1115,6 +1422,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub not_before: ::std::option::Option<::std::string::String>,
         /// RenewalTime is the time at which the certificate will be next
         /// renewed.
@@ -1124,6 +1432,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub renewal_time: ::std::option::Option<::std::string::String>,
         /// The current 'revision' of the certificate as issued.
         ///
@@ -1144,7 +1453,15 @@ pub mod v1 {
     }
 
     /// ACME stores information that is fetched from the ACME CA server.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CertificateStatusAcme {
         /// ARI stores the ACME Renewal Information that is fetched from the ACME server
         /// in accordance with RFC 9773. This is only populated if the ARI feature gate is enabled.
@@ -1154,7 +1471,16 @@ pub mod v1 {
 
     /// ARI stores the ACME Renewal Information that is fetched from the ACME server
     /// in accordance with RFC 9773. This is only populated if the ARI feature gate is enabled.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusAcmeAri {
         /// ExplanationURL is a human-readable URL that may explain why the suggested window
         /// has its current value.
@@ -1170,6 +1496,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub last_checked: ::std::option::Option<::std::string::String>,
         /// LastError is the last error encountered when checking the ACME server for renewal
         /// information, if any.
@@ -1177,6 +1504,9 @@ pub mod v1 {
             rename = "lastError",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "LastError is the last error encountered when checking the ACME server for renewal information, if any."
         )]
         pub last_error: ::std::option::Option<::std::string::String>,
         /// NextCheck is the time at which the ACME server will next be checked for renewal
@@ -1186,6 +1516,10 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "NextCheck is the time at which the ACME server will next be checked for renewal information.",
+            format = "date-time"
+        )]
         pub next_check: ::std::option::Option<::std::string::String>,
         /// SuggestedWindow is the suggested renewal window as returned by the ACME server in
         /// accordance with RFC 9773.
@@ -1194,6 +1528,9 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "SuggestedWindow is the suggested renewal window as returned by the ACME server in accordance with RFC 9773."
+        )]
         pub suggested_window: ::std::option::Option<
             CertificateStatusAcmeAriSuggestedWindow,
         >,
@@ -1201,16 +1538,36 @@ pub mod v1 {
 
     /// SuggestedWindow is the suggested renewal window as returned by the ACME server in
     /// accordance with RFC 9773.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusAcmeAriSuggestedWindow {
         /// End is the end of the suggested renewal window.
+        #[schema(format = "date-time")]
         pub end: ::std::string::String,
         /// Start is the start of the suggested renewal window.
+        #[schema(format = "date-time")]
         pub start: ::std::string::String,
     }
 
     /// CertificateCondition contains condition information for a Certificate.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusConditions {
         /// LastTransitionTime is the timestamp corresponding to the last status
         /// change of this condition.
@@ -1219,6 +1576,7 @@ pub mod v1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub last_transition_time: ::std::option::Option<::std::string::String>,
         /// Message is a human readable description of the details of the last
         /// transition, complementing reason.
@@ -1233,6 +1591,10 @@ pub mod v1 {
             rename = "observedGeneration",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "If set, this represents the .metadata.generation that the condition was\nset based upon.\nFor instance, if .metadata.generation is currently 12, but the\n.status.condition[x].observedGeneration is 9, the condition is out of date\nwith respect to the current state of the Certificate.",
+            format = "int64"
         )]
         pub observed_generation: ::std::option::Option<i64>,
         /// Reason is a brief machine readable explanation for the condition's last
@@ -1256,7 +1618,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateStatusConditionsStatus {
         #[default]
@@ -1267,4 +1630,17 @@ pub mod v1 {
         #[serde(untagged)]
         Other(::std::string::String),
     }
+}
+
+/// `certificates.cert-manager.io` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(v1::Certificate)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

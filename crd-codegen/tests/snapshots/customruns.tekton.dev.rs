@@ -3,7 +3,49 @@
 pub mod v1beta1 {
     //! Version `v1beta1` of `customruns.tekton.dev`: the resource is [`CustomRun`].
     /// CustomRun represents a single execution of a Custom Task.
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "tekton.dev",
+        version = "v1beta1",
+        kind = "CustomRun",
+        plural = "customruns",
+        singular = "customrun",
+        list_kind = "CustomRunList",
+        categories = ["tekton",
+        "tekton-pipelines"],
+        scope = "Namespaced",
+        status,
+        printer_column(
+            name = "Succeeded",
+            type_ = "string",
+            json_path = ".status.conditions[?(@.type==\"Succeeded\")].status"
+        ),
+        printer_column(
+            name = "Reason",
+            type_ = "string",
+            json_path = ".status.conditions[?(@.type==\"Succeeded\")].reason"
+        ),
+        printer_column(
+            name = "StartTime",
+            type_ = "date",
+            json_path = ".status.startTime"
+        ),
+        printer_column(
+            name = "CompletionTime",
+            type_ = "date",
+            json_path = ".status.completionTime"
+        ),
+        served = true,
+        storage = true
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRun {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -11,6 +53,9 @@ pub mod v1beta1 {
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
+        #[schema(
+            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+        )]
         pub api_version: ::std::string::String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
@@ -18,6 +63,9 @@ pub mod v1beta1 {
         /// In CamelCase.
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        #[schema(
+            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+        )]
         pub kind: ::std::string::String,
         #[serde(default)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
@@ -72,7 +120,16 @@ pub mod v1beta1 {
     };
 
     /// CustomRunSpec defines the desired state of CustomRun
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpec {
         /// TaskRef can be used to refer to a specific instance of a task.
         #[serde(
@@ -90,6 +147,12 @@ pub mod v1beta1 {
         pub custom_spec: ::std::option::Option<CustomRunSpecCustomSpec>,
         /// Params is a list of Param
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "Param declares an ParamValues to use for the parameter called name."
+            )
+        )]
         pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecCustomRefParams>>,
         /// Used for propagating retries count to custom tasks
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -114,14 +177,32 @@ pub mod v1beta1 {
         /// Refer Go's ParseDuration documentation for expected format:
         /// <https://golang.org/pkg/time/#ParseDuration>
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Time after which the custom-task times out.\nRefer Go's ParseDuration documentation for expected format: https://golang.org/pkg/time/#ParseDuration"
+        )]
         pub timeout: ::std::option::Option<::std::string::String>,
         /// Workspaces is a list of WorkspaceBindings from volumes to workspaces.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "WorkspaceBinding maps a Task's declared workspace to a Volume."
+            )
+        )]
         pub workspaces: ::std::option::Option<::std::vec::Vec<CustomRunSpecWorkspaces>>,
     }
 
     /// TaskRef can be used to refer to a specific instance of a task.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomRef {
         /// API version of the referent
         /// Note: A Task with non-empty APIVersion and Kind is considered a Custom Task
@@ -137,20 +218,35 @@ pub mod v1beta1 {
         /// The field is staying there for go client backward compatibility, but is not used/allowed
         /// anymore.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Bundle url reference to a Tekton Bundle.\n\nDeprecated: Please use ResolverRef with the bundles resolver instead.\nThe field is staying there for go client backward compatibility, but is not used/allowed anymore."
+        )]
         pub bundle: ::std::option::Option<::std::string::String>,
         /// TaskKind indicates the Kind of the Task:
         /// 1\. Namespaced Task when Kind is set to "Task". If Kind is "", it defaults to "Task".
         /// 2\. Custom Task when Kind is non-empty and APIVersion is non-empty
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "TaskKind indicates the Kind of the Task:\n1. Namespaced Task when Kind is set to \"Task\". If Kind is \"\", it defaults to \"Task\".\n2. Custom Task when Kind is non-empty and APIVersion is non-empty"
+        )]
         pub kind: ::std::option::Option<::std::string::String>,
         /// Name of the referent; More info: <http://kubernetes.io/docs/user-guide/identifiers#names>
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "Name of the referent; More info: http://kubernetes.io/docs/user-guide/identifiers#names"
+        )]
         pub name: ::std::option::Option<::std::string::String>,
         /// Params contains the parameters used to identify the
         /// referenced Tekton resource. Example entries might include
         /// "repo" or "path" but the set of params ultimately depends on
         /// the chosen resolver.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "Param declares an ParamValues to use for the parameter called name."
+            )
+        )]
         pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecCustomRefParams>>,
         /// Resolver is the name of the resolver that should perform
         /// resolution of the referenced Tekton resource, such as "git".
@@ -159,15 +255,33 @@ pub mod v1beta1 {
     }
 
     /// Param declares an ParamValues to use for the parameter called name.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecCustomRefParams {
         pub name: ::std::string::String,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(required)]
         pub value: ::std::option::Option<::serde_json::Value>,
     }
 
     /// Spec is a specification of a custom task
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomSpec {
         #[serde(
             rename = "apiVersion",
@@ -182,11 +296,21 @@ pub mod v1beta1 {
         pub metadata: ::std::option::Option<CustomRunSpecCustomSpecMetadata>,
         /// Spec is a specification of a custom task
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(type_ = "object")]
         pub spec: ::std::option::Option<::serde_json::Value>,
     }
 
     /// PipelineTaskMetadata contains the labels or annotations for an EmbeddedTask
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomSpecMetadata {
         #[serde(
             default,
@@ -207,7 +331,16 @@ pub mod v1beta1 {
     }
 
     /// WorkspaceBinding maps a Task's declared workspace to a Volume.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspaces {
         /// ConfigMap represents a configMap that should populate this workspace.
         #[serde(
@@ -215,10 +348,14 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(map_type = "atomic")]
         pub config_map: ::std::option::Option<CustomRunSpecWorkspacesConfigMap>,
         /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain
         /// external CSI drivers.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "CSI (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."
+        )]
         pub csi: ::std::option::Option<CustomRunSpecWorkspacesCsi>,
         /// EmptyDir represents a temporary directory that shares a Task's lifetime.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
@@ -227,6 +364,9 @@ pub mod v1beta1 {
             rename = "emptyDir",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "EmptyDir represents a temporary directory that shares a Task's lifetime.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir\nEither this OR PersistentVolumeClaim can be used."
         )]
         pub empty_dir: ::std::option::Option<CustomRunSpecWorkspacesEmptyDir>,
         /// Name is the name of the workspace populated by the volume.
@@ -264,11 +404,22 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "VolumeClaimTemplate is a template for a claim that will be created in the same namespace.\nThe PipelineRun controller is responsible for creating a unique claim for each instance of PipelineRun.\nSee PersistentVolumeClaim (API version: v1)"
+        )]
         pub volume_claim_template: ::std::option::Option<::serde_json::Value>,
     }
 
     /// ConfigMap represents a configMap that should populate this workspace.
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesConfigMap {
         /// defaultMode is optional: mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -291,6 +442,10 @@ pub mod v1beta1 {
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(description = "Maps a string key to a path within a volume.")
+        )]
         pub items: ::std::option::Option<
             ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
         >,
@@ -302,6 +457,10 @@ pub mod v1beta1 {
         #[serde(
             default = "CustomRunSpecWorkspacesConfigMap::default_name",
             deserialize_with = "CustomRunSpecWorkspacesConfigMap::deserialize_name"
+        )]
+        #[schema(
+            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+            default = ""
         )]
         pub name: ::std::string::String,
         /// optional specify whether the ConfigMap or its keys must be defined
@@ -338,7 +497,15 @@ pub mod v1beta1 {
     };
 
     /// Maps a string key to a path within a volume.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecWorkspacesConfigMapItems {
         /// key is the key to project.
         pub key: ::std::string::String,
@@ -359,7 +526,16 @@ pub mod v1beta1 {
 
     /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain
     /// external CSI drivers.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesCsi {
         /// driver is the name of the CSI driver that handles this volume.
         /// Consult with your admin for the correct name as registered in the cluster.
@@ -383,6 +559,7 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(map_type = "atomic")]
         pub node_publish_secret_ref: ::std::option::Option<
             CustomRunSpecWorkspacesCsiNodePublishSecretRef,
         >,
@@ -412,7 +589,14 @@ pub mod v1beta1 {
     /// NodePublishVolume and NodeUnpublishVolume calls.
     /// This field is optional, and  may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secret references are passed.
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecWorkspacesCsiNodePublishSecretRef {
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
@@ -422,6 +606,10 @@ pub mod v1beta1 {
         #[serde(
             default = "CustomRunSpecWorkspacesCsiNodePublishSecretRef::default_name",
             deserialize_with = "CustomRunSpecWorkspacesCsiNodePublishSecretRef::deserialize_name"
+        )]
+        #[schema(
+            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+            default = ""
         )]
         pub name: ::std::string::String,
     }
@@ -452,13 +640,25 @@ pub mod v1beta1 {
     /// EmptyDir represents a temporary directory that shares a Task's lifetime.
     /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
     /// Either this OR PersistentVolumeClaim can be used.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesEmptyDir {
         /// medium represents what type of storage medium should back this directory.
         /// The default is "" which means to use the node's default medium.
         /// Must be an empty string (default) or Memory.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            description = "medium represents what type of storage medium should back this directory.\nThe default is \"\" which means to use the node's default medium.\nMust be an empty string (default) or Memory.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"
+        )]
         pub medium: ::std::option::Option<::std::string::String>,
         /// sizeLimit is the total amount of local storage required for this EmptyDir volume.
         /// The size limit is also applicable for memory medium.
@@ -471,6 +671,10 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "sizeLimit is the total amount of local storage required for this EmptyDir volume.\nThe size limit is also applicable for memory medium.\nThe maximum usage on memory medium EmptyDir would be the minimum value between\nthe SizeLimit specified here and the sum of memory limits of all containers in a pod.\nThe default is nil which means that the limit is undefined.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+            pattern = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
+        )]
         pub size_limit: ::std::option::Option<
             ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
         >,
@@ -478,13 +682,24 @@ pub mod v1beta1 {
 
     /// PersistentVolumeClaimVolumeSource represents a reference to a
     /// PersistentVolumeClaim in the same namespace. Either this OR EmptyDir can be used.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecWorkspacesPersistentVolumeClaim {
         /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using
         /// this volume.
         /// More info:
         /// <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
         #[serde(rename = "claimName")]
+        #[schema(
+            description = "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
+        )]
         pub claim_name: ::std::string::String,
         /// readOnly Will force the ReadOnly setting in VolumeMounts.
         /// Default false.
@@ -497,7 +712,16 @@ pub mod v1beta1 {
     }
 
     /// Projected represents a projected volume that should populate this workspace.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjected {
         /// defaultMode are the mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -514,6 +738,12 @@ pub mod v1beta1 {
         /// sources is the list of volume projections. Each entry in this list
         /// handles one source.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "Projection that may be projected along with other supported volume types.\nExactly one of these fields must be set."
+            )
+        )]
         pub sources: ::std::option::Option<
             ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSources>,
         >,
@@ -521,7 +751,16 @@ pub mod v1beta1 {
 
     /// Projection that may be projected along with other supported volume types.
     /// Exactly one of these fields must be set.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSources {
         /// ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field
         /// of ClusterTrustBundle objects in an auto-updating file.
@@ -550,6 +789,7 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(map_type = "atomic")]
         pub config_map: ::std::option::Option<
             CustomRunSpecWorkspacesProjectedSourcesConfigMap,
         >,
@@ -564,9 +804,8 @@ pub mod v1beta1 {
         >,
         /// secret information about the secret data to project
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub secret: ::std::option::Option<
-            CustomRunSpecWorkspacesProjectedSourcesConfigMap,
-        >,
+        #[schema(map_type = "atomic")]
+        pub secret: ::std::option::Option<CustomRunSpecWorkspacesProjectedSourcesSecret>,
         /// serviceAccountToken is information about the serviceAccountToken data to project
         #[serde(
             rename = "serviceAccountToken",
@@ -591,7 +830,16 @@ pub mod v1beta1 {
     /// comments and block headers are stripped.  Certificates are deduplicated.
     /// The ordering of certificates within the file is arbitrary, and Kubelet
     /// may change the order over time.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundle {
         /// Select all ClusterTrustBundles that match this label selector.  Only has
         /// effect if signerName is set.  Mutually-exclusive with name.  If unset,
@@ -602,6 +850,7 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(map_type = "atomic")]
         pub label_selector: ::std::option::Option<
             CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelector,
         >,
@@ -633,13 +882,28 @@ pub mod v1beta1 {
     /// effect if signerName is set.  Mutually-exclusive with name.  If unset,
     /// interpreted as "match nothing".  If set but empty, interpreted as "match
     /// everything".
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelector {
         /// matchExpressions is a list of label selector requirements. The requirements are ANDed.
         #[serde(
             rename = "matchExpressions",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "A label selector requirement is a selector that contains values, a key, and an operator that\nrelates the key and values."
+            )
         )]
         pub match_expressions: ::std::option::Option<
             ::std::vec::Vec<CustomRunMatchExpressions>,
@@ -661,7 +925,15 @@ pub mod v1beta1 {
     /// A label selector requirement is a selector that contains values, a key, and an operator
     /// that
     /// relates the key and values.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunMatchExpressions {
         /// key is the label key that the selector applies to.
         pub key: ::std::string::String,
@@ -673,11 +945,20 @@ pub mod v1beta1 {
         /// the values array must be empty. This array is replaced during a strategic
         /// merge patch.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_type = "atomic")]
         pub values: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     }
 
     /// configMap information about the configMap data to project
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesConfigMap {
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// ConfigMap will be projected into the volume as a file whose name is the
@@ -687,6 +968,10 @@ pub mod v1beta1 {
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(description = "Maps a string key to a path within a volume.")
+        )]
         pub items: ::std::option::Option<
             ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
         >,
@@ -698,6 +983,10 @@ pub mod v1beta1 {
         #[serde(
             default = "CustomRunSpecWorkspacesProjectedSourcesConfigMap::default_name",
             deserialize_with = "CustomRunSpecWorkspacesProjectedSourcesConfigMap::deserialize_name"
+        )]
+        #[schema(
+            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+            default = ""
         )]
         pub name: ::std::string::String,
         /// optional specify whether the ConfigMap or its keys must be defined
@@ -734,17 +1023,40 @@ pub mod v1beta1 {
     };
 
     /// downwardAPI information about the downwardAPI data to project
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApi {
         /// Items is a list of DownwardAPIVolume file
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(
+                description = "DownwardAPIVolumeFile represents information to create the file containing the pod field"
+            )
+        )]
         pub items: ::std::option::Option<
             ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems>,
         >,
     }
 
     /// DownwardAPIVolumeFile represents information to create the file containing the pod field
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems {
         /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid
         /// are supported.
@@ -752,6 +1064,10 @@ pub mod v1beta1 {
             rename = "fieldRef",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            map_type = "atomic"
         )]
         pub field_ref: ::std::option::Option<
             CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsFieldRef,
@@ -767,6 +1083,9 @@ pub mod v1beta1 {
         /// Required: Path is  the relative path name of the file to be created. Must not be absolute
         /// or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must
         /// not start with '..'
+        #[schema(
+            description = "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'"
+        )]
         pub path: ::std::string::String,
         /// Selects a resource of the container: only resources limits and requests
         /// (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
@@ -775,6 +1094,7 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(map_type = "atomic")]
         pub resource_field_ref: ::std::option::Option<
             CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsResourceFieldRef,
         >,
@@ -782,7 +1102,15 @@ pub mod v1beta1 {
 
     /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid
     /// are supported.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsFieldRef {
         /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
         #[serde(
@@ -798,7 +1126,16 @@ pub mod v1beta1 {
 
     /// Selects a resource of the container: only resources limits and requests
     /// (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsResourceFieldRef {
         /// Container name: required for volumes, optional for env vars
         #[serde(
@@ -809,6 +1146,9 @@ pub mod v1beta1 {
         pub container_name: ::std::option::Option<::std::string::String>,
         /// Specifies the output format of the exposed resources, defaults to "1"
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            pattern = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
+        )]
         pub divisor: ::std::option::Option<
             ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
         >,
@@ -816,8 +1156,89 @@ pub mod v1beta1 {
         pub resource: ::std::string::String,
     }
 
+    /// secret information about the secret data to project
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
+    pub struct CustomRunSpecWorkspacesProjectedSourcesSecret {
+        /// items if unspecified, each key-value pair in the Data field of the referenced
+        /// Secret will be projected into the volume as a file whose name is the
+        /// key and content is the value. If specified, the listed keys will be
+        /// projected into the specified paths, and unlisted keys will not be
+        /// present. If a key is specified which is not present in the Secret,
+        /// the volume setup will error unless it is marked optional. Paths must be
+        /// relative and may not contain the '..' path or start with '..'.
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(description = "Maps a string key to a path within a volume.")
+        )]
+        pub items: ::std::option::Option<
+            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
+        >,
+        /// Name of the referent.
+        /// This field is effectively required, but due to backwards compatibility is
+        /// allowed to be empty. Instances of this type with an empty value here are
+        /// almost certainly wrong.
+        /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
+        #[serde(
+            default = "CustomRunSpecWorkspacesProjectedSourcesSecret::default_name",
+            deserialize_with = "CustomRunSpecWorkspacesProjectedSourcesSecret::deserialize_name"
+        )]
+        #[schema(
+            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+            default = ""
+        )]
+        pub name: ::std::string::String,
+        /// optional field specify whether the Secret or its key must be defined
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub optional: ::std::option::Option<bool>,
+    }
+
+    const _: () = {
+        impl CustomRunSpecWorkspacesProjectedSourcesSecret {
+            fn default_name() -> ::std::string::String {
+                ::std::string::String::from("")
+            }
+
+            fn deserialize_name<'de, D>(
+                deserializer: D,
+            ) -> ::std::result::Result<::std::string::String, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::null_as(deserializer, Self::default_name)
+            }
+        }
+
+        impl ::std::default::Default for CustomRunSpecWorkspacesProjectedSourcesSecret {
+            fn default() -> Self {
+                Self {
+                    items: ::std::default::Default::default(),
+                    name: Self::default_name(),
+                    optional: ::std::default::Default::default(),
+                }
+            }
+        }
+    };
+
     /// serviceAccountToken is information about the serviceAccountToken data to project
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesServiceAccountToken {
         /// audience is the intended audience of the token. A recipient of a token
         /// must identify itself with an identifier specified in the audience of the
@@ -836,6 +1257,7 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "int64")]
         pub expiration_seconds: ::std::option::Option<i64>,
         /// path is the path relative to the mount point of the file to project the
         /// token into.
@@ -843,7 +1265,16 @@ pub mod v1beta1 {
     }
 
     /// Secret represents a secret that should populate this workspace.
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesSecret {
         /// defaultMode is Optional: mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -866,6 +1297,10 @@ pub mod v1beta1 {
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            list_type = "atomic",
+            items(description = "Maps a string key to a path within a volume.")
+        )]
         pub items: ::std::option::Option<
             ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
         >,
@@ -879,11 +1314,23 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(
+            description = "secretName is the name of the secret in the pod's namespace to use.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret"
+        )]
         pub secret_name: ::std::option::Option<::std::string::String>,
     }
 
     /// CustomRunStatus defines the observed state of CustomRun
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunStatus {
         /// Annotations is additional Status fields for the Resource to save some
         /// additional State as well as convey more information to the user. This is
@@ -903,9 +1350,15 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub completion_time: ::std::option::Option<::std::string::String>,
         /// Conditions the latest available observations of a resource's current state.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            items(
+                description = "Condition defines a readiness condition for a Knative resource.\nSee: https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties"
+            )
+        )]
         pub conditions: ::std::option::Option<
             ::std::vec::Vec<CustomRunStatusConditions>,
         >,
@@ -924,10 +1377,14 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "int64")]
         pub observed_generation: ::std::option::Option<i64>,
         /// Results reports any output result values to be consumed by later
         /// tasks in a pipeline.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            items(description = "CustomRunResult used to describe the results of a task")
+        )]
         pub results: ::std::option::Option<::std::vec::Vec<CustomRunStatusResults>>,
         /// RetriesStatus contains the history of CustomRunStatus, in case of a retry.
         /// See CustomRun.status (API version: tekton.dev/v1beta1)
@@ -943,13 +1400,23 @@ pub mod v1beta1 {
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(format = "date-time")]
         pub start_time: ::std::option::Option<::std::string::String>,
     }
 
     /// Condition defines a readiness condition for a Knative resource.
     /// See:
     /// <https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties>
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunStatusConditions {
         /// LastTransitionTime is the last time the condition transitioned from one status to another.
         /// We use VolatileTime in place of metav1.Time to exclude this from creating
@@ -959,6 +1426,9 @@ pub mod v1beta1 {
             rename = "lastTransitionTime",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        #[schema(
+            description = "LastTransitionTime is the last time the condition transitioned from one status to another.\nWe use VolatileTime in place of metav1.Time to exclude this from creating equality.Semantic\ndifferences (all other things held constant)."
         )]
         pub last_transition_time: ::std::option::Option<::std::string::String>,
         /// A human readable message indicating details about the transition.
@@ -978,11 +1448,32 @@ pub mod v1beta1 {
     }
 
     /// CustomRunResult used to describe the results of a task
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct CustomRunStatusResults {
         /// Name the given name
         pub name: ::std::string::String,
         /// Value the given value of the result
         pub value: ::std::string::String,
     }
+}
+
+/// `customruns.tekton.dev` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(v1beta1::CustomRun)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

@@ -3,7 +3,26 @@
 pub mod v1 {
     //! Version `v1` of `enums.testdata.kubebuilder.io`: the resource is [`Enum`].
     /// Enum is a test CRD that contains an enum.
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "testdata.kubebuilder.io",
+        version = "v1",
+        kind = "Enum",
+        plural = "enums",
+        singular = "enum",
+        list_kind = "EnumList",
+        scope = "Namespaced",
+        served = true,
+        storage = true
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct Enum {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -11,6 +30,9 @@ pub mod v1 {
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
+        #[schema(
+            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+        )]
         pub api_version: ::std::string::String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
@@ -18,6 +40,9 @@ pub mod v1 {
         /// In CamelCase.
         /// More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        #[schema(
+            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+        )]
         pub kind: ::std::string::String,
         #[serde(default)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
@@ -68,7 +93,15 @@ pub mod v1 {
     };
 
     /// EnumSpec defines the desired state of Enum
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct EnumSpec {
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub field: ::std::option::Option<EnumSpecField>,
@@ -84,7 +117,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum EnumSpecField {
         #[default]
@@ -94,4 +128,17 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+}
+
+/// `enums.testdata.kubebuilder.io` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(v1::Enum)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

@@ -2,18 +2,43 @@
 
 pub mod foo {
     //! Version `foo` of `foos.bar.example.com`: the resource is [`Foo`].
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "bar.example.com",
+        version = "foo",
+        kind = "Foo",
+        plural = "foos",
+        singular = "foo",
+        list_kind = "FooList",
+        scope = "Namespaced",
+        served = true,
+        storage = true
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct Foo {
         /// APIVersion defines the versioned schema of this representation of an object. Servers
         /// should convert recognized schemas to the latest internal value, and may reject
         /// unrecognized values. More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
+        #[schema(
+            description = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+        )]
         pub api_version: ::std::string::String,
         /// Kind is a string value representing the REST resource this object represents. Servers may
         /// infer this from the endpoint the client submits requests to. Cannot be updated. In
         /// CamelCase. More info:
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        #[schema(
+            description = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+        )]
         pub kind: ::std::string::String,
         #[serde(default)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
@@ -22,10 +47,12 @@ pub mod foo {
         pub spec: ::std::option::Option<FooSpec>,
         /// Status comments SHOULD appear in the CRD spec
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(type_ = "object")]
         pub status: ::std::option::Option<::serde_json::Value>,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
+        #[schema(skip)]
         pub additional_properties: ::std::collections::BTreeMap<
             ::std::string::String,
             ::serde_json::Value,
@@ -76,7 +103,15 @@ pub mod foo {
     };
 
     /// Spec comments SHOULD appear in the CRD spec
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct FooSpec {
         /// This tests that defaulted fields are stripped for v1beta1, but not for v1
         #[serde(rename = "defaultedString")]
@@ -84,9 +119,23 @@ pub mod foo {
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
+        #[schema(skip)]
         pub additional_properties: ::std::collections::BTreeMap<
             ::std::string::String,
             ::serde_json::Value,
         >,
     }
+}
+
+/// `foos.bar.example.com` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(foo::Foo)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

@@ -2,16 +2,39 @@
 
 pub mod v1alpha1 {
     //! Version `v1alpha1` of `workflows.argoproj.io`: the resource is [`Workflow`].
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "argoproj.io",
+        version = "v1alpha1",
+        kind = "Workflow",
+        plural = "workflows",
+        singular = "workflow",
+        list_kind = "WorkflowList",
+        short_names = ["wf"],
+        scope = "Namespaced",
+        served = true,
+        storage = true
+    )]
     pub struct Workflow {
         #[serde(rename = "apiVersion")]
+        #[schema(skip)]
         pub api_version: ::std::string::String,
+        #[schema(skip)]
         pub kind: ::std::string::String,
         #[serde(default)]
+        #[schema(skip)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
+        #[schema(skip)]
         pub additional_properties: ::std::collections::BTreeMap<
             ::std::string::String,
             ::serde_json::Value,
@@ -58,4 +81,17 @@ pub mod v1alpha1 {
             }
         }
     };
+}
+
+/// `workflows.argoproj.io` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(v1alpha1::Workflow)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

@@ -3,14 +3,44 @@
 pub mod v1 {
     //! Version `v1` of `widgets.example.com`: the resource is [`Widget`].
     /// A Widget is a small, configurable thing.
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[crd(
+        group = "example.com",
+        version = "v1",
+        kind = "Widget",
+        plural = "widgets",
+        singular = "widget",
+        list_kind = "WidgetList",
+        short_names = ["wd"],
+        scope = "Namespaced",
+        status,
+        served = true,
+        storage = true
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct Widget {
         #[serde(rename = "apiVersion")]
+        #[schema(skip)]
         pub api_version: ::std::string::String,
+        #[schema(skip)]
         pub kind: ::std::string::String,
         #[serde(default)]
+        #[schema(skip)]
         pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(
+            validation(
+                rule = "self.size <= 5 || !has(self.colour)",
+                message = "large widgets have no colour"
+            )
+        )]
         pub spec: ::std::option::Option<WidgetSpec>,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub status: ::std::option::Option<WidgetStatus>,
@@ -58,12 +88,21 @@ pub mod v1 {
         }
     };
 
-    #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct WidgetSpec {
         #[serde(
             default = "WidgetSpec::default_size",
             deserialize_with = "WidgetSpec::deserialize_size"
         )]
+        #[schema(default = 3, maximum = 10, minimum = 1, required)]
         pub size: i32,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub colour: ::std::option::Option<WidgetSpecColour>,
@@ -80,8 +119,10 @@ pub mod v1 {
             ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
         >,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(list_map_keys = ["name"], list_type = "map")]
         pub parts: ::std::option::Option<::std::vec::Vec<WidgetSpecParts>>,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(embedded_resource)]
         pub template: ::std::option::Option<WidgetSpecTemplate>,
     }
 
@@ -125,7 +166,8 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
     )]
     pub enum WidgetSpecColour {
         #[default]
@@ -140,24 +182,45 @@ pub mod v1 {
         Unknown(::std::string::String),
     }
 
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct WidgetSpecParts {
+        #[schema(pattern = "^[a-z][-a-z0-9]*$")]
         pub name: ::std::string::String,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub count: ::std::option::Option<i64>,
     }
 
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
+    #[allow(clippy::duplicated_attributes)]
     pub struct WidgetSpecTemplate {
         #[serde(
             rename = "apiVersion",
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         )]
+        #[schema(skip)]
         pub api_version: ::std::option::Option<::std::string::String>,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(skip)]
         pub kind: ::std::option::Option<::std::string::String>,
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[schema(skip)]
         pub metadata: ::std::option::Option<
             ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
         >,
@@ -170,9 +233,30 @@ pub mod v1 {
         >,
     }
 
-    #[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(
+        Clone,
+        Debug,
+        Default,
+        PartialEq,
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::crd_schema::CustomResourceSchema
+    )]
     pub struct WidgetStatus {
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         pub ready: ::std::option::Option<bool>,
     }
+}
+
+/// `widgets.example.com` with every version, as the derive rebuilds it from these types.
+#[allow(dead_code)]
+pub fn crd() -> ::crd_schema::schema::CrdManifest {
+    ::crd_schema::merge_crds!(v1::Widget)
+}
+
+/// Every CustomResourceDefinition of this file, rebuilt from the
+/// generated types.
+#[allow(dead_code)]
+pub fn crds() -> ::std::vec::Vec<::crd_schema::schema::CrdManifest> {
+    ::std::vec![crd()]
 }

@@ -1,0 +1,325 @@
+//! `#[schema(...)]` and `#[crd(...)]`: the derive attributes that make
+//! `#[derive(CustomResourceSchema)]` rebuild each node's schema and the
+//! whole CRD from the generated types (design.md I3; docs/derive.md is the
+//! vocabulary). The keywords to state were chosen by
+//! `typespace/keywords.rs`; this module only spells them.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use serde_json::{Map, Value};
+
+use super::Ctx;
+use crate::typespace::{CrdAttrs, Field, Resource, StructDef};
+
+/// `#[schema(...)]` for a field, empty when there is nothing to state.
+pub(super) fn field_attr(f: &Field) -> TokenStream {
+    let mut args = if f.schema_skip { vec![quote!(skip)] } else { keyword_args(&f.schema) };
+    if f.schema_required && !f.schema_skip {
+        args.push(quote!(required));
+    }
+    attr(args)
+}
+
+/// `#[schema(...)]` for a type: its own keywords and, when the crate path
+/// is not the default, where `crd_schema` is.
+pub(super) fn type_attr(ctx: &Ctx<'_>, schema: &Map<String, Value>) -> TokenStream {
+    let mut args = Vec::new();
+    if ctx.crd_schema_text != "::crd_schema" {
+        let path = &ctx.crd_schema_text;
+        args.push(quote!(crate = #path));
+    }
+    args.extend(keyword_args(schema));
+    attr(args)
+}
+
+/// `#[schema(skip)]` for the flattened map of a struct whose node does not
+/// itself preserve unknown fields (preservation inherited through `items`).
+pub(super) fn flatten_attr(s: &StructDef) -> TokenStream {
+    if s.flatten_in_schema { quote!() } else { quote!(#[schema(skip)]) }
+}
+
+/// Whether attributes `tokens` repeat an argument (`key = value`), which
+/// clippy's `duplicated_attributes` reports (two printer columns of one
+/// type, two rules with one reason).
+pub(super) fn repeats_arguments(tokens: &TokenStream) -> bool {
+    let flat: Vec<String> = flatten(tokens.clone());
+    let mut seen = std::collections::HashSet::new();
+    flat.windows(3).any(|w| w[1] == "=" && !seen.insert((w[0].clone(), w[2].clone())))
+}
+
+fn flatten(tokens: TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    for tree in tokens {
+        match tree {
+            proc_macro2::TokenTree::Group(group) => out.extend(flatten(group.stream())),
+            other => out.push(other.to_string()),
+        }
+    }
+    out
+}
+
+fn attr(args: Vec<TokenStream>) -> TokenStream {
+    if args.is_empty() { quote!() } else { quote!(#[schema(#(#args),*)]) }
+}
+
+/// The `#[crd(...)]` of a root type.
+pub(super) fn crd_attr(resource: &Resource, crd: &CrdAttrs) -> TokenStream {
+    let (group, version, kind) = (&resource.group, &resource.version, &resource.kind);
+    let (plural, list_kind) = (&resource.plural, &resource.list_kind);
+    let mut args =
+        vec![quote!(group = #group), quote!(version = #version), quote!(kind = #kind), quote!(plural = #plural)];
+    if !crd.singular.is_empty() {
+        let singular = &crd.singular;
+        args.push(quote!(singular = #singular));
+    }
+    args.push(quote!(list_kind = #list_kind));
+    if !crd.short_names.is_empty() {
+        let names = &crd.short_names;
+        args.push(quote!(short_names = [#(#names),*]));
+    }
+    if !crd.categories.is_empty() {
+        let names = &crd.categories;
+        args.push(quote!(categories = [#(#names),*]));
+    }
+    let scope = if resource.namespaced { "Namespaced" } else { "Cluster" };
+    args.push(quote!(scope = #scope));
+    if crd.status {
+        args.push(quote!(status));
+    }
+    if let Some(scale) = &crd.scale {
+        args.push(nested(
+            "scale",
+            scale,
+            &[
+                ("specReplicasPath", "spec_replicas_path"),
+                ("statusReplicasPath", "status_replicas_path"),
+                ("labelSelectorPath", "label_selector_path"),
+            ],
+        ));
+    }
+    for column in &crd.printer_columns {
+        args.push(nested(
+            "printer_column",
+            column,
+            &[
+                ("name", "name"),
+                ("type", "type_"),
+                ("jsonPath", "json_path"),
+                ("description", "description"),
+                ("format", "format"),
+                ("priority", "priority"),
+            ],
+        ));
+    }
+    for field in &crd.selectable_fields {
+        if let Some(path) = field.get("jsonPath").and_then(Value::as_str) {
+            args.push(quote!(selectable_field = #path));
+        }
+    }
+    let (served, storage) = (crd.served, crd.storage);
+    args.push(quote!(served = #served));
+    args.push(quote!(storage = #storage));
+    if crd.deprecated {
+        args.push(quote!(deprecated));
+    }
+    if let Some(warning) = &crd.deprecation_warning {
+        args.push(quote!(deprecation_warning = #warning));
+    }
+    quote!(#[crd(#(#args),*)])
+}
+
+/// `name(key = value, ...)` from the JSON object `value`, keys renamed by
+/// `keys` (JSON name, attribute name), in that order.
+fn nested(name: &str, value: &Value, keys: &[(&str, &str)]) -> TokenStream {
+    let name = ident(name);
+    let args = keys.iter().filter_map(|(json, key)| {
+        let key = ident(key);
+        value.get(*json).map(|v| {
+            let v = literal(v);
+            quote!(#key = #v)
+        })
+    });
+    quote!(#name(#(#args),*))
+}
+
+fn ident(name: &str) -> proc_macro2::Ident {
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+}
+
+/// The attribute arguments stating `keywords`.
+fn keyword_args(keywords: &Map<String, Value>) -> Vec<TokenStream> {
+    keywords.iter().filter_map(|(key, value)| keyword(key, value)).collect()
+}
+
+/// One keyword as an attribute argument; `None` for `false` flags, which
+/// say nothing.
+fn keyword(key: &str, value: &Value) -> Option<TokenStream> {
+    let simple = |name: &str| {
+        let name = ident(name);
+        let v = literal(value);
+        Some(quote!(#name = #v))
+    };
+    let flag = |name: &str| {
+        let name = ident(name);
+        match value {
+            Value::Bool(true) => Some(quote!(#name)),
+            Value::Bool(false) => Some(quote!(#name = false)),
+            _ => simple_json(&name, value),
+        }
+    };
+    match key {
+        "description" | "title" | "format" | "pattern" | "minimum" | "maximum" => simple(key),
+        "type" => simple("type_"),
+        "multipleOf" => simple("multiple_of"),
+        "minLength" => simple("min_length"),
+        "maxLength" => simple("max_length"),
+        "minItems" => simple("min_items"),
+        "maxItems" => simple("max_items"),
+        "minProperties" => simple("min_properties"),
+        "maxProperties" => simple("max_properties"),
+        "exclusiveMinimum" => flag("exclusive_minimum"),
+        "exclusiveMaximum" => flag("exclusive_maximum"),
+        "nullable" => flag("nullable"),
+        "x-kubernetes-preserve-unknown-fields" => flag("preserve_unknown_fields"),
+        "x-kubernetes-embedded-resource" => flag("embedded_resource"),
+        "x-kubernetes-int-or-string" => flag("int_or_string"),
+        "x-kubernetes-list-type" => simple("list_type"),
+        "x-kubernetes-list-map-keys" => simple("list_map_keys"),
+        "x-kubernetes-map-type" => simple("map_type"),
+        "enum" => simple("enum_values"),
+        "required" => simple("required"),
+        "default" if is_scalar(value) => simple("default"),
+        "default" => simple_json(&ident("default_json"), value),
+        "example" => simple_json(&ident("example_json"), value),
+        "x-kubernetes-validations" => Some(validations(value)),
+        "items" => Some(nested_keywords("items", value)),
+        "additionalProperties" => Some(nested_keywords("values", value)),
+        "not" => Some(nested_keywords("not", value)),
+        "allOf" => Some(junctor("all_of", value)),
+        "anyOf" => Some(junctor("any_of", value)),
+        "oneOf" => Some(junctor("one_of", value)),
+        "properties" => Some(properties(value)),
+        "externalDocs" => Some(nested("external_docs", value, &[("url", "url"), ("description", "description")])),
+        // Anything else is a keyword CRDs forbid; structural checking has
+        // refused such schemas before the generator sees them.
+        _ => None,
+    }
+}
+
+fn is_scalar(value: &Value) -> bool {
+    matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_))
+}
+
+fn simple_json(name: &proc_macro2::Ident, value: &Value) -> Option<TokenStream> {
+    let text = value.to_string();
+    Some(quote!(#name = #text))
+}
+
+fn nested_keywords(name: &str, value: &Value) -> TokenStream {
+    let name = ident(name);
+    let args = value.as_object().map(keyword_args).unwrap_or_default();
+    quote!(#name(#(#args),*))
+}
+
+fn junctor(name: &str, value: &Value) -> TokenStream {
+    let name = ident(name);
+    let schemas = value.as_array().into_iter().flatten().map(|s| nested_keywords("schema", s));
+    quote!(#name(#(#schemas),*))
+}
+
+fn properties(value: &Value) -> TokenStream {
+    let entries = value.as_object().into_iter().flatten().map(|(name, schema)| {
+        let args = schema.as_object().map(keyword_args).unwrap_or_default();
+        quote!(property(#name #(, #args)*))
+    });
+    quote!(#(#entries),*)
+}
+
+fn validations(value: &Value) -> TokenStream {
+    let rules = value.as_array().into_iter().flatten().map(|rule| {
+        nested(
+            "validation",
+            rule,
+            &[
+                ("rule", "rule"),
+                ("message", "message"),
+                ("messageExpression", "message_expression"),
+                ("reason", "reason"),
+                ("fieldPath", "field_path"),
+                ("optionalOldSelf", "optional_old_self"),
+            ],
+        )
+    });
+    quote!(#(#rules),*)
+}
+
+/// A JSON scalar or list of scalars as a Rust literal: integers (also
+/// integral floats) as integer literals, so `1` stays `1`.
+fn literal(value: &Value) -> TokenStream {
+    match value {
+        Value::String(s) => quote!(#s),
+        Value::Bool(b) => quote!(#b),
+        Value::Number(n) => number(n),
+        Value::Array(items) => {
+            let items = items.iter().map(literal);
+            quote!([#(#items),*])
+        }
+        other => {
+            let text = other.to_string();
+            quote!(#text)
+        }
+    }
+}
+
+fn number(n: &serde_json::Number) -> TokenStream {
+    let (text, negative) = if let Some(i) = n.as_i64() {
+        (Literal::u64_unsuffixed(i.unsigned_abs()), i < 0)
+    } else if let Some(u) = n.as_u64() {
+        (Literal::u64_unsuffixed(u), false)
+    } else {
+        let f = n.as_f64().unwrap_or_default();
+        if f.fract() == 0.0 && f.abs() < 9.0e15 {
+            #[allow(clippy::cast_possible_truncation)]
+            let i = f as i64;
+            (Literal::u64_unsuffixed(i.unsigned_abs()), i < 0)
+        } else {
+            (Literal::f64_unsuffixed(f.abs()), f < 0.0)
+        }
+    };
+    if negative { quote!(-#text) } else { quote!(#text) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(value: Value) -> String {
+        let Value::Object(map) = value else { unreachable!() };
+        let args = keyword_args(&map);
+        quote!(#(#args),*).to_string()
+    }
+
+    #[test]
+    fn repeated_arguments_are_found() {
+        let column = |name: &str| quote!(printer_column(name = #name, type_ = "integer"));
+        let (a, b) = (column("A"), column("B"));
+        assert!(repeats_arguments(&quote!(#[crd(#a, #b)])));
+        assert!(!repeats_arguments(&quote!(#[crd(#a)])));
+    }
+
+    #[test]
+    fn keywords_are_spelled_as_the_derive_reads_them() {
+        assert_eq!(args(json!({"minimum": 1.0, "maximum": -2.5})), "minimum = 1 , maximum = - 2.5");
+        assert_eq!(args(json!({"default": {"a": 1}})), r#"default_json = "{\"a\":1}""#);
+        assert_eq!(args(json!({"items": {"maxLength": 3}})), "items (max_length = 3)");
+        assert_eq!(
+            args(json!({"oneOf": [{"required": ["a"]}, {"required": ["b"]}]})),
+            r#"one_of (schema (required = ["a"]) , schema (required = ["b"]))"#
+        );
+        assert_eq!(
+            args(json!({"x-kubernetes-validations": [{"rule": "self.a", "message": "m"}]})),
+            r#"validation (rule = "self.a" , message = "m")"#
+        );
+    }
+}

@@ -1,0 +1,191 @@
+//! The keywords a field's `#[schema(...)]` must state so that
+//! `#[derive(CustomResourceSchema)]` rebuilds the original schema node
+//! (design.md I3).
+//!
+//! The derive builds a property's schema from the field's Rust type (see
+//! docs/derive.md): `type`, `format` of `i32`, the `enum` of a generated
+//! enum, int-or-string, preservation, and the description of the type's
+//! doc comment, then the field's doc comment, then the attribute keywords
+//! over them. So the attributes state every keyword of the node that the
+//! type does not already give with the same value; array items and map
+//! values nest under `items` and `additionalProperties`.
+//!
+//! Descriptions: a generated type's doc comment is its node's description,
+//! and a field's doc comment is the same text, which the derive applies
+//! over the type's. Types are only shared between nodes that both have a
+//! description or both have none (`dedupe.rs`), so a shared type never
+//! lends a description to a node without one; array items and map values
+//! have no doc comment of their own and state theirs explicitly.
+
+use serde_json::{Map, Value, json};
+
+use super::{TypeId, TypeKind, TypeRef, TypeSpace};
+use crate::emit::doc::doc_lines;
+
+/// The keywords of schema node `wire` (its JSON) that a field of type `ty`
+/// with doc comment `field_doc` must state.
+pub(super) fn field_keywords(space: &TypeSpace, wire: &Value, ty: &TypeRef, field_doc: &str) -> Map<String, Value> {
+    let mut given = given(space, ty);
+    let doc = derived_description(field_doc);
+    if !doc.is_empty() {
+        given.insert("description".to_owned(), Value::String(doc));
+    }
+    difference(space, wire, ty, &given)
+}
+
+/// The type-level keywords of the root (or any struct stated on the type
+/// itself): what its node says beyond the object the derive builds.
+pub(super) fn type_keywords(wire: &Value, doc: &str, flatten_in_schema: bool) -> Map<String, Value> {
+    let mut given = Map::new();
+    given.insert("type".to_owned(), json!("object"));
+    if flatten_in_schema {
+        given.insert("x-kubernetes-preserve-unknown-fields".to_owned(), Value::Bool(true));
+    }
+    let doc = derived_description(doc);
+    if !doc.is_empty() {
+        given.insert("description".to_owned(), Value::String(doc));
+    }
+    let mut out = Map::new();
+    for (key, value) in own_keywords(wire, true) {
+        if given.get(&key) != Some(&value) {
+            out.insert(key, value);
+        }
+    }
+    out
+}
+
+/// The description the derive reads from the doc comment the emitter
+/// writes for `description`.
+pub fn derived_description(description: &str) -> String {
+    let raw: Vec<String> =
+        doc_lines(description).into_iter().map(|l| if l.is_empty() { l } else { format!(" {l}") }).collect();
+    crd_schema::schema::description_from_doc(&raw.join("\n"))
+}
+
+/// `wire`'s keywords that `given` (what the type gives) does not match,
+/// recursing into items and map values.
+fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String, Value>) -> Map<String, Value> {
+    let structural_object = matches!(named(space, ty), Some(TypeKind::Struct(_)));
+    let mut out = Map::new();
+    for (key, value) in own_keywords(wire, structural_object) {
+        if given.get(&key) != Some(&value) {
+            out.insert(key, value);
+        }
+    }
+    let (child_key, child_ty) = match strip_option(ty) {
+        TypeRef::Vec(item) => ("items", item.as_ref()),
+        TypeRef::Map(value) => ("additionalProperties", value.as_ref()),
+        _ => return out,
+    };
+    if let Some(child) = wire.get(child_key).filter(|c| c.is_object()) {
+        let nested = difference(space, child, child_ty, &given_child(given, child_key));
+        if !nested.is_empty() {
+            out.insert(child_key.to_owned(), Value::Object(nested));
+        }
+    }
+    out
+}
+
+fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
+    match given.get(key) {
+        Some(Value::Object(child)) => child.clone(),
+        _ => Map::new(),
+    }
+}
+
+/// The keywords of a node without its children (`items`,
+/// `additionalProperties` schemas) and, for nodes that become structs, the
+/// `properties` and `required` the struct's fields give.
+fn own_keywords(wire: &Value, structural_object: bool) -> Map<String, Value> {
+    let Some(node) = wire.as_object() else { return Map::new() };
+    node.iter()
+        .filter(|(key, value)| match key.as_str() {
+            "items" => !value.is_object(),
+            "additionalProperties" => !value.is_object(),
+            "properties" | "required" => !structural_object,
+            _ => true,
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn strip_option(ty: &TypeRef) -> &TypeRef {
+    match ty {
+        TypeRef::Option(inner) => strip_option(inner),
+        other => other,
+    }
+}
+
+fn named<'a>(space: &'a TypeSpace, ty: &TypeRef) -> Option<&'a TypeKind> {
+    match strip_option(ty) {
+        TypeRef::Named(TypeId(id)) => space.types.get(*id).map(|t| &t.kind),
+        _ => None,
+    }
+}
+
+/// What the derive gives for a field of type `ty` before attributes.
+fn given(space: &TypeSpace, ty: &TypeRef) -> Map<String, Value> {
+    let value = match strip_option(ty) {
+        TypeRef::String => json!({"type": "string"}),
+        TypeRef::I32 => json!({"type": "integer", "format": "int32"}),
+        TypeRef::I64 => json!({"type": "integer"}),
+        TypeRef::F64 => json!({"type": "number"}),
+        TypeRef::Bool => json!({"type": "boolean"}),
+        TypeRef::Value => json!({"x-kubernetes-preserve-unknown-fields": true}),
+        TypeRef::IntOrString => {
+            json!({"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]})
+        }
+        TypeRef::ObjectMeta => json!({"type": "object"}),
+        TypeRef::Vec(item) => json!({"type": "array", "items": given(space, item)}),
+        TypeRef::Map(value) => json!({"type": "object", "additionalProperties": given(space, value)}),
+        TypeRef::Named(TypeId(id)) => return given_named(space, *id),
+        TypeRef::Option(_) => unreachable!("options are stripped"),
+    };
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn given_named(space: &TypeSpace, id: usize) -> Map<String, Value> {
+    let Some(def) = space.types.get(id) else { return Map::new() };
+    let mut out = Map::new();
+    match &def.kind {
+        TypeKind::Struct(s) => {
+            out.insert("type".to_owned(), json!("object"));
+            if s.flatten_in_schema {
+                out.insert("x-kubernetes-preserve-unknown-fields".to_owned(), Value::Bool(true));
+            }
+            out.extend(s.schema.clone());
+        }
+        TypeKind::Enum(e) => {
+            out.insert("type".to_owned(), json!("string"));
+            out.insert("enum".to_owned(), e.variants.iter().map(|(_, v)| json!(v)).collect());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_descriptions_do_not_survive_wrapping() {
+        assert_eq!(derived_description("Short."), "Short.");
+        let long = "word ".repeat(40);
+        assert_ne!(derived_description(long.trim()), long.trim());
+    }
+
+    #[test]
+    fn only_what_the_type_does_not_give_is_stated() {
+        let space = TypeSpace::default();
+        let wire = json!({"type": "integer", "format": "int32", "minimum": 1, "description": "Size."});
+        let got = field_keywords(&space, &wire, &TypeRef::I32, "Size.");
+        assert_eq!(Value::Object(got), json!({"minimum": 1}));
+        let wire =
+            json!({"type": "array", "items": {"type": "string", "maxLength": 3}, "x-kubernetes-list-type": "set"});
+        let got = field_keywords(&space, &wire, &TypeRef::Vec(Box::new(TypeRef::String)), "");
+        assert_eq!(Value::Object(got), json!({"x-kubernetes-list-type": "set", "items": {"maxLength": 3}}));
+    }
+}

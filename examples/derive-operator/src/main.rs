@@ -1,0 +1,5 @@
+//! Prints the Database CRD as YAML, ready for `kubectl apply -f -`.
+
+fn main() {
+    print!("{}", example_derive_operator::Database::crd().to_yaml());
+}
