@@ -659,6 +659,8 @@ fn a_root_type_builds_its_crd() {
     });
     assert_eq!(crd, expected);
     assert_eq!((Widget::GROUP, Widget::VERSION, Widget::STORAGE), ("example.com", "v1beta1", false));
+    // I4: what the derive emits, the API server accepts.
+    crd_tests::check_derived(&Widget::crd()).unwrap_or_else(|report| panic!("{report}"));
 }
 
 #[test]
@@ -676,6 +678,7 @@ fn names_and_flags_can_be_spelled_out() {
         "apiVersion, kind, metadata are never required"
     );
     assert_eq!(version.get("subresources"), None);
+    crd_tests::check_derived(&GadgetV1::crd()).unwrap_or_else(|report| panic!("{report}"));
 }
 
 mod renamed_crate {

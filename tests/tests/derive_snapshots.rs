@@ -222,3 +222,12 @@ fn derived_crds_pass_crd_check() {
     }
     assert_eq!(<Widget as CustomResource>::SCOPE, "Cluster");
 }
+
+#[test]
+fn the_rust_first_example_crd_passes_crd_check() {
+    let crd = example_derive_operator::Database::crd();
+    crd_tests::check_derived(&crd).unwrap_or_else(|report| panic!("{report}"));
+    let checked_in = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/derive-operator/crd.yaml");
+    let text = std::fs::read_to_string(checked_in).expect("examples/derive-operator/crd.yaml");
+    assert!(text.ends_with(&crd.to_yaml()), "crd.yaml is stale: run `cargo xtask gen`");
+}
