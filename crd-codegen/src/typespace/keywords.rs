@@ -123,28 +123,33 @@ fn named<'a>(space: &'a TypeSpace, ty: &TypeRef) -> Option<&'a TypeKind> {
     }
 }
 
-/// What the derive gives for a field of type `ty` before attributes.
+/// What the derive gives for a field of type `ty` before attributes: the
+/// runtime's own impls for the leaf types, so the two cannot drift apart.
 fn given(space: &TypeSpace, ty: &TypeRef) -> Map<String, Value> {
-    let value = match strip_option(ty) {
-        TypeRef::String => json!({"type": "string"}),
-        TypeRef::I32 => json!({"type": "integer", "format": "int32"}),
-        TypeRef::I64 => json!({"type": "integer"}),
-        TypeRef::F64 => json!({"type": "number"}),
-        TypeRef::Bool => json!({"type": "boolean"}),
-        TypeRef::Value => json!({"x-kubernetes-preserve-unknown-fields": true}),
-        TypeRef::IntOrString => {
-            json!({"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]})
-        }
-        TypeRef::ObjectMeta => json!({"type": "object"}),
-        TypeRef::Vec(item) => json!({"type": "array", "items": given(space, item)}),
-        TypeRef::Map(value) => json!({"type": "object", "additionalProperties": given(space, value)}),
-        TypeRef::Named(TypeId(id)) => return given_named(space, *id),
+    use crd_schema::schema::{self, schema_for};
+    match strip_option(ty) {
+        TypeRef::String => schema_for::<String>(),
+        TypeRef::I32 => schema_for::<i32>(),
+        TypeRef::I64 => schema_for::<i64>(),
+        TypeRef::F64 => schema_for::<f64>(),
+        TypeRef::Bool => schema_for::<bool>(),
+        TypeRef::Value => schema_for::<Value>(),
+        TypeRef::IntOrString => schema::int_or_string(),
+        TypeRef::ObjectMeta => schema::object_meta(),
+        TypeRef::Vec(item) => container("array", "items", given(space, item)),
+        TypeRef::Map(value) => container("object", "additionalProperties", given(space, value)),
+        TypeRef::Named(TypeId(id)) => given_named(space, *id),
         TypeRef::Option(_) => unreachable!("options are stripped"),
-    };
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
     }
+}
+
+/// `{type: <type_>, <child>: <inner>}`, as the runtime's `Vec` and map
+/// impls build it.
+fn container(type_: &str, child: &str, inner: Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("type".to_owned(), json!(type_));
+    out.insert(child.to_owned(), Value::Object(inner));
+    out
 }
 
 fn given_named(space: &TypeSpace, id: usize) -> Map<String, Value> {

@@ -28,6 +28,13 @@ impl FieldContext<'_> {
     fn is_root_meta(&self, field: &Field<'_>) -> bool {
         self.root && matches!(field.name.as_str(), "apiVersion" | "kind" | "metadata")
     }
+
+    // The API server forbids anything but `type` (and name/generateName
+    // rules) under the root's `metadata`, so its doc comment documents the
+    // Rust field only.
+    fn takes_doc(&self, field: &Field<'_>) -> bool {
+        !(self.root && field.name == "metadata")
+    }
 }
 
 /// The schema of `field`, an expression of type `Schema`: the type's (or
@@ -45,11 +52,7 @@ pub fn schema(paths: &Paths, field: &Field<'_>, cx: FieldContext<'_>) -> TokenSt
         None => quote!(generator.subschema::<#ty>()),
     };
     let mut statements = Vec::new();
-    // The API server forbids anything but `type` (and name/generateName
-    // rules) under the root's `metadata`, so its doc comment documents the
-    // Rust field only.
-    let root_metadata = cx.root && field.name == "metadata";
-    if !field.doc.is_empty() && field.schema.overlay.get("description").is_none() && !root_metadata {
+    if !field.doc.is_empty() && field.schema.overlay.get("description").is_none() && cx.takes_doc(field) {
         let text = field.doc.to_tokens();
         statements.push(quote!(#private::set_doc(&mut s, #text);));
     }

@@ -192,6 +192,22 @@ impl<T: CustomResourceSchema, S> CustomResourceSchema for HashMap<String, T, S> 
     }
 }
 
+/// The schema of k8s-openapi's `IntOrString`: `x-kubernetes-int-or-string:
+/// true` with the `anyOf` controller-gen writes beside it. Public without
+/// the `k8s-openapi` feature so that the generator predicts exactly what
+/// the derive gives.
+pub fn int_or_string() -> Schema {
+    let alternatives = ["integer", "string"].map(|t| Value::Object(schema_of([("type", Value::from(t))])));
+    schema_of([("anyOf", Value::Array(alternatives.to_vec())), ("x-kubernetes-int-or-string", Value::Bool(true))])
+}
+
+/// The schema of k8s-openapi's `ObjectMeta`: the API server fills in and
+/// validates `metadata` itself, so a CRD may only say `type: object` there.
+/// Public for the same reason as [`int_or_string`].
+pub fn object_meta() -> Schema {
+    schema_of([("type", Value::from("object"))])
+}
+
 #[cfg(test)]
 mod tests {
     use std::borrow::Cow;

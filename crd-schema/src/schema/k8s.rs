@@ -12,23 +12,14 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::Value;
 
 use super::impls::schema_of;
-use super::{CrdManifest, CustomResourceSchema, Schema, SchemaGenerator};
+use super::{CrdManifest, CustomResourceSchema, Schema, SchemaGenerator, int_or_string, object_meta};
 
 /// controller-gen's pattern for `resource.Quantity`.
 pub(crate) const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
-/// `x-kubernetes-int-or-string: true` with the `anyOf` controller-gen
-/// writes beside it.
-fn int_or_string() -> Schema {
-    let alternatives = ["integer", "string"].map(|t| Value::Object(schema_of([("type", Value::from(t))])));
-    schema_of([("anyOf", Value::Array(alternatives.to_vec())), ("x-kubernetes-int-or-string", Value::Bool(true))])
-}
-
-// The API server fills in and validates `metadata` itself; a CRD may only
-// say `type: object` there.
 impl CustomResourceSchema for ObjectMeta {
     fn schema(_: &mut SchemaGenerator) -> Schema {
-        schema_of([("type", Value::from("object"))])
+        object_meta()
     }
 }
 

@@ -30,6 +30,7 @@ mod schemars_bridge;
 #[cfg(feature = "schemars")]
 mod structuralize;
 
+pub use impls::{int_or_string, object_meta};
 #[cfg(feature = "k8s-openapi")]
 pub use k8s::IntoK8sError;
 pub use manifest::{
