@@ -19,6 +19,8 @@
 //! failures (I/O, YAML syntax, budgets) are [`Error`]s. Nothing panics on
 //! user input.
 
+#[cfg(feature = "cel")]
+pub mod cel;
 pub mod crd;
 pub mod defaulting;
 pub mod error;

@@ -24,11 +24,10 @@
 //! `x-kubernetes-embedded-resource` node): see `Walk::meta_default` and
 //! `Walk::plain_default`.
 //!
-//! The last step of both checks, running the node's
-//! `x-kubernetes-validations` on the default (within the CEL cost budget,
-//! and with `CRDValidationRatcheting` also as a create), needs CEL
-//! evaluation, which is not implemented; `cel_errors` is its hook and
-//! reports nothing.
+//! The last step of both checks runs the node's `x-kubernetes-validations`
+//! on the default (within the CEL cost budget, and with
+//! `CRDValidationRatcheting` also as a create); `cel_errors` does it with
+//! feature `cel` and reports nothing without.
 
 use serde_json::Value;
 
@@ -245,11 +244,33 @@ fn schema_errors(at: &Path, s: &Structural, value: &Value) -> ErrorList {
 }
 
 /// The CEL step of the default check: the node's `x-kubernetes-validations`
-/// run on the default as an update from itself and, with
-/// `CRDValidationRatcheting`, as a create.
+/// (and those below it) run on the default as an update from itself and,
+/// with `CRDValidationRatcheting` (on by default), as a create, so that
+/// rules with `optionalOldSelf` see the default as a new value too. Both
+/// runs start from the same budget, and what is left afterwards is the
+/// lower of the two remainders (see [`crate::cel::with_cost_budget`]). The
+/// node's rules see resource meta when the node is an embedded resource.
 ///
-/// Hook: CEL evaluation is not implemented, so no rule is run and nothing
-/// is reported.
+/// Without the `cel` feature no rule is run and nothing is reported.
+#[cfg(feature = "cel")]
+fn cel_errors(at: &Path, s: &Structural, default: &Value) -> ErrorList {
+    let validator = crate::cel::CelValidator::with_root(s, false);
+    if validator.is_empty() {
+        return ErrorList::new();
+    }
+    crate::cel::with_scoped_budget(|budget| {
+        let start = *budget;
+        let mut errors = validator.validate(at, default, Some(default), budget);
+        if errors.is_empty() {
+            let mut as_create = start;
+            errors = validator.validate(at, default, None, &mut as_create);
+            *budget = (*budget).min(as_create);
+        }
+        errors
+    })
+}
+
+#[cfg(not(feature = "cel"))]
 fn cel_errors(_at: &Path, _s: &Structural, _default: &Value) -> ErrorList {
     ErrorList::new()
 }

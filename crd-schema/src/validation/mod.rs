@@ -16,8 +16,8 @@
 //! presence, `preserveUnknownFields`), `root` (root restrictions),
 //! `schema_walk` (the per-node rules), `listtype` (list and map types),
 //! `rules` (`x-kubernetes-validations` placement), `defaults` (the
-//! default-value check), `cel` (hook for CEL compilation, which lands with
-//! later work and reports nothing until then).
+//! default-value check), `cel` (CEL compilation, cost estimates and the
+//! `oldSelf` rules; with feature `cel`, else nothing is compiled).
 
 mod cel;
 mod crd;
@@ -115,6 +115,10 @@ pub fn validate_custom_resource_validation(
     };
     errors.extend(structural.errors);
     errors.extend(schema_walk::validate(schema, &schema_path, options, structural.cel));
+    #[cfg(feature = "cel")]
+    if structural.cel {
+        errors.extend(cel::cost_total_errors(&schema_path, schema));
+    }
     if errors.is_empty() {
         errors.extend(structural.conversion_error);
     }
@@ -147,6 +151,13 @@ fn structural_step(schema_path: &Path, schema: &JSONSchemaProps, options: &Valid
     if !errors.is_empty() {
         return StructuralStep { errors, ..StructuralStep::default() };
     }
+    // One runtime cost budget for the CEL rules of all defaults, as the
+    // server gives one request.
+    #[cfg(feature = "cel")]
+    let errors = crate::cel::with_cost_budget(crate::cel::RUNTIME_COST_BUDGET, || {
+        defaults::validate_defaults(schema_path, &ss, true, options.require_pruned_defaults)
+    });
+    #[cfg(not(feature = "cel"))]
     let errors = defaults::validate_defaults(schema_path, &ss, true, options.require_pruned_defaults);
     let cel = errors.is_empty();
     StructuralStep { errors, conversion_error: None, cel }

@@ -8,6 +8,7 @@
 //! substring, the exact number of errors) and `expectedErrorSubstrings`
 //! (every error matches some string and every string some error).
 
+use crd_schema::cel;
 use crd_schema::crd::{CrdSpec, CrdVersion, CustomResourceValidation, Names};
 use crd_schema::field::{FieldError, Path};
 use crd_schema::structural::new_structural;
@@ -17,14 +18,18 @@ use serde_json::Value;
 
 use crate::compare;
 
-/// Runs one case of `default-validation.json`, chosen by its `scope`.
+/// Runs one case of `default-validation.json`, chosen by its `scope`,
+/// within its `celCostBudget` (the API server's per-request budget when
+/// absent). `featureGates` only ever switches on `CRDValidationRatcheting`,
+/// which is on by default.
 pub fn run(case: &Value) -> Result<(), String> {
-    let errors = match case["scope"].as_str() {
-        Some("validateDefaults") => validate_defaults(case)?,
-        Some("crdValidation") => crd_validation(case)?,
-        Some("crdSchemaValidation") => crd_schema_validation(case)?,
-        other => return Err(format!("  unknown scope {other:?}")),
-    };
+    let budget = case["celCostBudget"].as_i64().unwrap_or(cel::RUNTIME_COST_BUDGET);
+    let errors = cel::with_cost_budget(budget, || match case["scope"].as_str() {
+        Some("validateDefaults") => validate_defaults(case),
+        Some("crdValidation") => crd_validation(case),
+        Some("crdSchemaValidation") => crd_schema_validation(case),
+        other => Err(format!("  unknown scope {other:?}")),
+    })?;
     let problems = if case.get("expectedErrors").is_some() {
         expected_errors(&case["expectedErrors"], &errors)
     } else if case.get("expectedErrorsContaining").is_some() {

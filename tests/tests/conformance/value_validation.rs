@@ -1,6 +1,7 @@
 //! Runner for `value-validation.json`: validation of objects against their
 //! schema, and format recognition per Kubernetes version.
 
+use crd_schema::cel::{CelValidator, RUNTIME_COST_BUDGET};
 use crd_schema::field::Path;
 use crd_schema::value_validation::{CompatibilityVersion, Validator, unrecognized_formats};
 use serde_json::Value;
@@ -16,11 +17,16 @@ pub fn run(case: &Value) -> Result<(), String> {
     }
 }
 
-// `object` against `schema`: the complete error texts, and `valid`.
+// `object` against `schema`: the complete error texts, and `valid`. The
+// schema's `x-kubernetes-validations` run too, as an update from
+// `oldObject` when the case has one.
 fn validate(case: &Value) -> Result<(), String> {
     let schema = pruning::optional_structural(&case["schema"])?.ok_or("case without a schema")?;
     let validator = Validator::for_version(&schema, version(case)?);
-    let errors = validator.validate(&case["object"], &Path::root());
+    let mut errors = validator.validate(&case["object"], &Path::root());
+    let old = case.get("oldObject");
+    let mut budget = RUNTIME_COST_BUDGET;
+    errors.extend(CelValidator::new(&schema).validate(&Path::root(), &case["object"], old, &mut budget));
     let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
     if let Some(valid) = case["valid"].as_bool()
         && valid != errors.is_empty()
