@@ -10,7 +10,8 @@
 //! - [`pipeline`]: what the API server does to a custom resource between the
 //!   request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
 //! - [`value_validation`] and [`listtype`]: validation of objects against a
-//!   schema;
+//!   schema; [`resource`]: every check the API server runs on a custom
+//!   resource when it is created or updated;
 //! - [`schema`]: Rust types → structural schemas and CRD manifests
 //!   (`#[derive(CustomResourceSchema)]` with feature `derive`).
 //!
@@ -31,6 +32,7 @@ pub mod listtype;
 pub mod objectmeta;
 pub mod pipeline;
 pub mod pruning;
+pub mod resource;
 pub mod schema;
 pub mod structural;
 pub mod typed;

@@ -9,6 +9,7 @@ pub mod check;
 pub mod diag;
 pub mod generate;
 pub mod prune;
+pub mod validate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +25,11 @@ commands:
                                          what the API server stores for each object
   prune --schema FILE [--root] [--no-default] [--format yaml|json] INPUT...
                                          the same against a bare openAPIV3Schema
+  validate --crd PATH... [--old FILE]... [--format text|json] INPUT...
+                                         whether the API server would accept each object (all
+                                         checks, CEL rules included; --old makes it an update)
+  validate --schema FILE [--old FILE]... [--format text|json] INPUT...
+                                         the same for values of a bare openAPIV3Schema
   generate [--strict-enums] [--derive PATH]... [-o FILE|DIR] PATH...
                                          Rust types whose serde decoding is the API server's
                                          pruning and defaulting (stdout, one file, or one file
@@ -47,6 +53,13 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Some("prune") => match prune_command(&args[1..]) {
             // A failure while running is not a usage mistake: no usage text.
             Ok(parsed) => Ok(prune::run(&parsed, out, err).unwrap_or_else(|message| {
+                let _ = writeln!(err, "error: {message}");
+                2
+            })),
+            Err(message) => Err(message),
+        },
+        Some("validate") => match validate_command(&args[1..]) {
+            Ok(parsed) => Ok(validate::run(&parsed, out, err).unwrap_or_else(|message| {
                 let _ = writeln!(err, "error: {message}");
                 2
             })),
@@ -146,6 +159,36 @@ fn prune_command(args: &[String]) -> Result<prune::Args, String> {
         return Err("`crd prune` needs at least one input file".to_owned());
     }
     Ok(prune::Args { target, no_default, format, inputs })
+}
+
+fn validate_command(args: &[String]) -> Result<validate::Args, String> {
+    let (mut crds, mut schema, mut old, mut inputs) = (Vec::new(), None, Vec::new(), Vec::new());
+    let mut format = check::Format::Text;
+    let mut iter = args.iter();
+    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
+        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
+    };
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--crd" => crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
+            "--schema" => schema = Some(PathBuf::from(value(&mut iter, "--schema")?)),
+            "--old" => old.push(PathBuf::from(value(&mut iter, "--old")?)),
+            "--format" => format = parse_format(iter.next().map(String::as_str))?,
+            a if a.starts_with("--format=") => format = parse_format(Some(&a["--format=".len()..]))?,
+            a if a.starts_with('-') && a != "-" => return Err(format!("unknown option `{a}` for `crd validate`")),
+            a => inputs.push(PathBuf::from(a)),
+        }
+    }
+    let target = match (crds.is_empty(), schema) {
+        (false, None) => validate::Target::Crd(crds),
+        (true, Some(path)) => validate::Target::Schema(path),
+        (true, None) => return Err("`crd validate` needs `--crd PATH` or `--schema FILE`".to_owned()),
+        (false, Some(_)) => return Err("`--crd` and `--schema` cannot be combined".to_owned()),
+    };
+    if inputs.is_empty() {
+        return Err("`crd validate` needs at least one input file".to_owned());
+    }
+    Ok(validate::Args { target, old, format, inputs })
 }
 
 fn parse_format(value: Option<&str>) -> Result<check::Format, String> {

@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crd_schema::crd::{self, CustomResourceDefinition};
-use crd_schema::defaulting;
 use crd_schema::pipeline::{self, Options};
-use crd_schema::structural::{Structural, new_structural};
+use crd_schema::resource::serving_schema;
+use crd_schema::structural::Structural;
 use crd_schema::wire::JSONSchemaProps;
 use crd_schema::yaml::Document;
 use serde_json::Value;
@@ -64,15 +64,6 @@ pub struct Args {
 struct Resolved {
     schema: Option<Structural>,
     preserve_unknown_fields: bool,
-}
-
-/// The schema as the API server serves it: structural, with every default
-/// pruned (defaults of old CRDs and metadata defaults may hold unknown
-/// fields, which the server drops when it loads the schema).
-fn serving_schema(schema: &JSONSchemaProps, what: &str) -> Result<Structural, String> {
-    let mut structural = new_structural(schema).map_err(|e| format!("{what}: schema is not structural: {e}"))?;
-    defaulting::prune_defaults(&mut structural).map_err(|e| format!("{what}: {}", e.0))?;
-    Ok(structural)
 }
 
 /// Finds the CRD version an object belongs to.

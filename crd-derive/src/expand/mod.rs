@@ -49,6 +49,13 @@ fn expand(paths: &Paths, cont: &Container<'_>) -> TokenStream {
     let generics = bounded_generics(paths, cont.original);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let root = cont.crd.as_ref().map(|crd| crd::root(paths, cont, crd, &generics));
+    let root_crd = cont.crd.as_ref().map(|_| {
+        quote! {
+            fn root_crd() -> ::std::option::Option<#krate::schema::CrdManifest> {
+                ::std::option::Option::Some(<Self as #krate::schema::CustomResource>::crd())
+            }
+        }
+    });
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications)]
@@ -58,6 +65,7 @@ fn expand(paths: &Paths, cont: &Container<'_>) -> TokenStream {
                 fn schema(generator: &mut #krate::schema::SchemaGenerator) -> #krate::schema::Schema {
                     #body
                 }
+                #root_crd
             }
             #root
         };

@@ -57,6 +57,56 @@ pub trait CustomResourceSchema {
     /// The schema of this type. Implementations get the schemas of the
     /// types they contain through [`SchemaGenerator::subschema`].
     fn schema(generator: &mut SchemaGenerator) -> Schema;
+
+    /// The CRD this type is the root of (`#[crd(...)]` types: the derive
+    /// returns [`CustomResource::crd`]); `None` for every other type.
+    /// [`validate`](Self::validate) uses it to check a root as a resource.
+    fn root_crd() -> Option<CrdManifest> {
+        None
+    }
+
+    /// Validates this value as the API server would: serialized, decoded
+    /// (pruning, defaulting) and checked against the type's schema, CEL
+    /// rules included with feature `cel`. A `#[crd]` root is checked as a
+    /// resource being created (`apiVersion`, `kind`, `metadata` and all);
+    /// any other type as a value of its schema. The schema is prepared once
+    /// per type.
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use crd_schema::CustomResourceSchema;
+    ///
+    /// #[derive(CustomResourceSchema, serde::Serialize)]
+    /// struct Port {
+    ///     #[schema(minimum = 1, maximum = 65535)]
+    ///     number: i64,
+    /// }
+    ///
+    /// assert!(Port { number: 80 }.validate().is_ok());
+    /// let errors = Port { number: 0 }.validate().unwrap_err();
+    /// assert_eq!(
+    ///     errors.to_string(),
+    ///     "number: Invalid value: 0: number in body should be greater than or equal to 1"
+    /// );
+    /// # }
+    /// ```
+    fn validate(&self) -> Result<(), crate::resource::Invalid>
+    where
+        Self: serde::Serialize + Sized + 'static,
+    {
+        crate::resource::validate_typed(self, None)
+    }
+
+    /// Validates this value as an update from `old`: CEL transition rules
+    /// see `old` as `oldSelf`, errors on values the update leaves unchanged
+    /// are dropped (ratcheting), and a root's name and namespace may not
+    /// change.
+    fn validate_update(&self, old: &Self) -> Result<(), crate::resource::Invalid>
+    where
+        Self: serde::Serialize + Sized + 'static,
+    {
+        crate::resource::validate_typed(self, Some(old))
+    }
 }
 
 /// The schema of `T`.

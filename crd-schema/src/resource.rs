@@ -1,0 +1,737 @@
+//! Validating a custom resource as the API server does when it is created
+//! or updated: the decode pipeline, then the checks of the CRD's strategy.
+//!
+//! Entry point: [`ResourceValidator`], prepared once per CRD version
+//! ([`ResourceValidator::from_crd`]) or per bare schema
+//! ([`ResourceValidator::for_schema`]). [`ResourceValidator::create`] and
+//! [`ResourceValidator::update`] run the whole server path on a manifest;
+//! [`ResourceValidator::validate`] runs only the checks, on an object that
+//! is already in stored form.
+//!
+//! The checks, in the server's order (`customResourceStrategy.Validate`):
+//! 1. `apiVersion` and `kind` must be the CRD's (nothing else runs if not);
+//! 2. `metadata` (`ValidateObjectMetaAccessor`, names are DNS subdomains;
+//!    on update also `ValidateObjectMetaAccessorUpdate`'s immutable name and
+//!    namespace);
+//! 3. value validation against the schema
+//!    ([`value_validation`](crate::value_validation)); on update, errors at
+//!    values the update did not change are dropped (ratcheting);
+//! 4. the `scale` subresource's replica and selector paths;
+//! 5. `apiVersion`/`kind`/`metadata` of embedded resources
+//!    ([`objectmeta::validate`]);
+//! 6. uniqueness in `set` and `map` lists ([`listtype`]);
+//! 7. with feature `cel`, the `x-kubernetes-validations` rules, unless an
+//!    earlier error is a type, required, enum or size violation, in which
+//!    case one error says the rules were not run.
+//!
+//! What the server does before validating, and this module therefore does
+//! too: it decodes the object ([`pipeline`]: pruning, defaulting, metadata
+//! coercion), drops `status` when the status subresource is enabled (a
+//! create or update of the main resource cannot change it), clears the
+//! namespace of cluster-scoped objects and generates a name from
+//! `generateName`. A namespaced object without a namespace is validated as
+//! if it had kubectl's `default`, because the server takes the namespace
+//! from the request.
+//!
+//! Ratcheting is simpler than the server's: an error is dropped when the
+//! value at its path is the same in the old object (lists are matched by
+//! index, where the server matches `map` lists by key).
+//!
+//! Error policy: everything found in the object is a [`FieldError`] with
+//! Kubernetes' text; nothing here panics.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::crd::CustomResourceDefinition;
+use crate::field::{ErrorList, ErrorType, FieldError, Path};
+use crate::objectmeta::{self, names};
+use crate::pipeline::{self, Options};
+use crate::schema::{CustomResourceSchema, schema_for};
+use crate::structural::{Structural, new_structural};
+use crate::value_validation::Validator as ValueValidator;
+use crate::wire::JSONSchemaProps;
+use crate::{defaulting, listtype};
+
+/// The `scale` subresource's paths, as written in the CRD (`.spec.replicas`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scale {
+    /// `specReplicasPath`
+    pub spec_replicas_path: String,
+    /// `statusReplicasPath`
+    pub status_replicas_path: String,
+    /// `labelSelectorPath`
+    pub label_selector_path: Option<String>,
+}
+
+/// What the server knows of a resource besides its schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resource {
+    /// `spec.group` (empty for the core group).
+    pub group: String,
+    /// The version name.
+    pub version: String,
+    /// `spec.names.kind`.
+    pub kind: String,
+    /// `spec.scope` is `Namespaced`.
+    pub namespaced: bool,
+    /// The status subresource is enabled.
+    pub status_subresource: bool,
+    /// The scale subresource, if enabled.
+    pub scale: Option<Scale>,
+    /// `spec.preserveUnknownFields: true` (no pruning).
+    pub preserve_unknown_fields: bool,
+}
+
+impl Resource {
+    /// `apiVersion` as objects of this resource must carry it.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
+    }
+}
+
+/// The result of [`ResourceValidator::create`] and [`ResourceValidator::update`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The object as the server would store it (as given when it could not
+    /// be decoded).
+    pub object: Value,
+    /// Fields dropped as unknown (kubectl's `Warning: unknown field`).
+    pub unknown_fields: Vec<String>,
+    /// Everything that makes the server refuse the object; empty when it
+    /// would be accepted.
+    pub errors: ErrorList,
+}
+
+impl Outcome {
+    /// Whether the server would accept the object.
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// A CRD version's schema prepared for validating its objects.
+#[derive(Debug)]
+pub struct ResourceValidator {
+    resource: Option<Resource>,
+    schema: Option<Structural>,
+    values: Option<ValueValidator>,
+    #[cfg(feature = "cel")]
+    cel: Option<crate::cel::CelValidator>,
+}
+
+/// The message of the error that stands for the CEL rules not run.
+pub const RULES_NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+impl ResourceValidator {
+    /// Prepares the validation of `crd`'s version `version`. Fails when the
+    /// CRD has no such version or its schema is not structural.
+    pub fn from_crd(crd: &CustomResourceDefinition, version: &str) -> Result<Self, String> {
+        let spec = &crd.spec;
+        let index = spec
+            .versions
+            .iter()
+            .position(|v| v.name == version)
+            .ok_or_else(|| format!("CRD {} has no version {version:?}", crd.name))?;
+        let subresources = spec.versions[index].subresources.as_ref().or(spec.subresources.as_ref());
+        let resource = Resource {
+            group: spec.group.clone(),
+            version: version.to_owned(),
+            kind: spec.names.kind.clone(),
+            namespaced: spec.scope != "Cluster",
+            status_subresource: spec.version_has_status(index),
+            scale: subresources.and_then(|s| s.scale.as_ref()).map(scale_of),
+            preserve_unknown_fields: spec.preserve_unknown_fields == Some(true),
+        };
+        let schema = spec.version_schema(index).map(|s| serving_schema(s, &crd.name)).transpose()?;
+        Ok(Self::new(Some(resource), schema))
+    }
+
+    /// Prepares the validation of values against a bare structural schema
+    /// (not resources: no type meta, metadata or subresource checks).
+    pub fn for_schema(schema: Structural) -> Self {
+        Self::new(None, Some(schema))
+    }
+
+    /// Prepares the validation of `resource`'s objects against `schema`
+    /// (already in serving form); with `resource` `None`, of bare values.
+    pub fn new(resource: Option<Resource>, schema: Option<Structural>) -> Self {
+        Self {
+            values: schema.as_ref().map(ValueValidator::new),
+            #[cfg(feature = "cel")]
+            cel: schema.as_ref().map(crate::cel::CelValidator::new).filter(|c| !c.is_empty()),
+            resource,
+            schema,
+        }
+    }
+
+    /// The resource, `None` for a bare schema.
+    pub fn resource(&self) -> Option<&Resource> {
+        self.resource.as_ref()
+    }
+
+    /// The whole server path of a create: decode, prepare, validate.
+    pub fn create(&self, object: Value) -> Outcome {
+        self.run(object, None)
+    }
+
+    /// The whole server path of an update from `old` (as stored, or as
+    /// its manifest: it is decoded the same way).
+    pub fn update(&self, object: Value, old: Value) -> Outcome {
+        let old = self.decode(old).map(|(o, _)| o);
+        match old {
+            Ok(old) => self.run(object, Some(&old)),
+            Err(e) => Outcome { object, unknown_fields: Vec::new(), errors: vec![e.prefixed_old()] },
+        }
+    }
+
+    fn run(&self, object: Value, old: Option<&Value>) -> Outcome {
+        match self.decode(object.clone()) {
+            Ok((mut stored, unknown_fields)) => {
+                self.prepare(&mut stored);
+                let errors = self.validate(&stored, old);
+                Outcome { object: stored, unknown_fields, errors }
+            }
+            Err(e) => Outcome { object, unknown_fields: Vec::new(), errors: vec![*e.0] },
+        }
+    }
+
+    fn decode(&self, object: Value) -> Result<(Value, Vec<String>), DecodeFailure> {
+        let options = Options {
+            preserve_unknown_fields: self.resource.as_ref().is_some_and(|r| r.preserve_unknown_fields),
+            apply_defaults: true,
+            resource_root: self.resource.is_some(),
+        };
+        pipeline::decode(object, self.schema.as_ref(), &options)
+            .map(|d| (d.object, d.unknown_fields))
+            .map_err(DecodeFailure)
+    }
+
+    // `PrepareForCreate`/`PrepareForUpdate` and `BeforeCreate`: what the
+    // server changes before validating.
+    fn prepare(&self, object: &mut Value) {
+        let (Some(resource), Value::Object(map)) = (&self.resource, object) else { return };
+        if resource.status_subresource {
+            map.remove("status");
+        }
+        let Some(Value::Object(meta)) = map.get_mut("metadata") else { return };
+        if !resource.namespaced {
+            meta.remove("namespace");
+        }
+        let name_missing = meta.get("name").and_then(Value::as_str).is_none_or(str::is_empty);
+        if name_missing && let Some(Value::String(prefix)) = meta.get("generateName") {
+            let name = generate_name(prefix);
+            meta.insert("name".to_owned(), Value::String(name));
+        }
+    }
+
+    /// The checks of a create (`old` `None`) or an update on `object` in
+    /// stored form; errors in the server's order.
+    pub fn validate(&self, object: &Value, old: Option<&Value>) -> ErrorList {
+        let root = Path::root();
+        let mut errors = ErrorList::new();
+        if let Some(resource) = &self.resource {
+            let type_errors = type_meta(resource, object);
+            if !type_errors.is_empty() {
+                return type_errors;
+            }
+            errors.extend(metadata(resource, object, old));
+        }
+        if let Some(values) = &self.values {
+            let mut value_errors = values.validate(object, &root);
+            if let Some(old) = old {
+                value_errors.retain(|e| !unchanged(&e.path, object, old));
+            }
+            errors.extend(value_errors);
+        }
+        if let Some(scale) = self.resource.as_ref().and_then(|r| r.scale.as_ref()) {
+            errors.extend(scale_errors(scale, object));
+        }
+        errors.extend(objectmeta::validate(&root, object, self.schema.as_ref(), false));
+        if let Some(schema) = &self.schema {
+            errors.extend(listtype::validate_list_set_and_map(&root, schema, object));
+        }
+        self.rules(object, old, &mut errors);
+        errors
+    }
+
+    #[cfg(feature = "cel")]
+    fn rules(&self, object: &Value, old: Option<&Value>, errors: &mut ErrorList) {
+        let Some(cel) = &self.cel else { return };
+        if errors.iter().any(|e| blocks_rules(e.kind)) {
+            errors.push(FieldError::invalid_rendered(&Path::root(), "\"null\"", RULES_NOT_CHECKED));
+            return;
+        }
+        let mut budget = crate::cel::RUNTIME_COST_BUDGET;
+        let mut rule_errors = cel.validate(&Path::root(), object, old, &mut budget);
+        if let Some(old) = old {
+            rule_errors.retain(|e| !unchanged(&e.path, object, old));
+        }
+        errors.extend(rule_errors);
+    }
+
+    #[cfg(not(feature = "cel"))]
+    fn rules(&self, _object: &Value, _old: Option<&Value>, _errors: &mut ErrorList) {}
+}
+
+// A decode failure; boxed as the pipeline returns it.
+struct DecodeFailure(Box<FieldError>);
+
+impl DecodeFailure {
+    // An old object that does not decode: its errors name `oldObject`.
+    fn prefixed_old(self) -> FieldError {
+        let mut error = *self.0;
+        error.detail = format!("the old object does not decode: {}", error.detail);
+        error
+    }
+}
+
+/// The schema as the server serves it: structural, with every default
+/// pruned (defaults of old CRDs and metadata defaults may hold unknown
+/// fields, which the server drops when it loads the schema). `what` names
+/// the CRD or file in the error.
+pub fn serving_schema(schema: &JSONSchemaProps, what: &str) -> Result<Structural, String> {
+    let mut structural = new_structural(schema).map_err(|e| format!("{what}: schema is not structural: {e}"))?;
+    defaulting::prune_defaults(&mut structural).map_err(|e| format!("{what}: {}", e.0))?;
+    Ok(structural)
+}
+
+// `hasBlockingErr`: type, required, enum and size violations mean the
+// object does not have the shape the rules were written for.
+#[cfg_attr(not(feature = "cel"), allow(dead_code))]
+fn blocks_rules(kind: ErrorType) -> bool {
+    matches!(
+        kind,
+        ErrorType::NotSupported
+            | ErrorType::Required
+            | ErrorType::TooLong
+            | ErrorType::TooMany
+            | ErrorType::TypeInvalid
+    )
+}
+
+fn scale_of(scale: &Value) -> Scale {
+    let text = |key: &str| scale.get(key).and_then(Value::as_str).map(str::to_owned);
+    Scale {
+        spec_replicas_path: text("specReplicasPath").unwrap_or_default(),
+        status_replicas_path: text("statusReplicasPath").unwrap_or_default(),
+        label_selector_path: text("labelSelectorPath"),
+    }
+}
+
+// `names.SimpleNameGenerator`: the prefix cut to 58 bytes plus five
+// random characters; a fixed suffix from the generator's alphabet stands
+// in for them.
+fn generate_name(prefix: &str) -> String {
+    let mut end = prefix.len().min(58);
+    while !prefix.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}bcdfg", &prefix[..end])
+}
+
+// `ValidateTypeMeta`: both problems are reported, and nothing else runs.
+fn type_meta(resource: &Resource, object: &Value) -> ErrorList {
+    let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or_default();
+    let mut errors = ErrorList::new();
+    if text("kind") != resource.kind {
+        errors.push(FieldError::invalid(&Path::new("kind"), text("kind"), format!("must be {}", resource.kind)));
+    }
+    if text("apiVersion") != resource.api_version() {
+        let detail = format!("must be {}/{}", resource.group, resource.version);
+        errors.push(FieldError::invalid(&Path::new("apiVersion"), text("apiVersion"), detail));
+    }
+    errors
+}
+
+// `NameIsDNSSubdomain`: a generated name's prefix may end in a dash.
+fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
+    let name = if prefix { name.strip_suffix('-').map(|n| format!("{n}a")) } else { None }.unwrap_or(name.to_owned());
+    names::is_dns1123_subdomain(&name)
+}
+
+// ObjectMeta checks of create, plus the immutable name and namespace of an
+// update.
+fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorList {
+    let path = Path::new("metadata");
+    let read = |object: &Value| {
+        let metadata = object.get("metadata").cloned().unwrap_or(Value::Object(Map::new()));
+        objectmeta::decode_object_meta(&metadata)
+    };
+    let mut meta = match read(object) {
+        Ok(meta) => meta,
+        Err(e) => return vec![FieldError::invalid(&path, object.get("metadata").cloned().unwrap_or_default(), e.0)],
+    };
+    if resource.namespaced && meta.namespace.is_empty() {
+        "default".clone_into(&mut meta.namespace);
+    }
+    let mut errors = objectmeta::validate_object_meta(&meta, resource.namespaced, name_is_dns_subdomain, &path);
+    if let Some(Ok(mut before)) = old.map(read) {
+        if resource.namespaced && before.namespace.is_empty() {
+            "default".clone_into(&mut before.namespace);
+        }
+        for (key, new, old) in [("name", &meta.name, &before.name), ("namespace", &meta.namespace, &before.namespace)] {
+            if new != old {
+                errors.push(FieldError::invalid(&path.child(key), new.as_str(), "field is immutable"));
+            }
+        }
+    }
+    errors
+}
+
+// `ValidateScaleSpec` and `ValidateScaleStatus`: the replica counts must
+// be integers within int32 (absent is 0), the selector a string.
+fn scale_errors(scale: &Scale, object: &Value) -> ErrorList {
+    let mut errors = ErrorList::new();
+    for path in [&scale.spec_replicas_path, &scale.status_replicas_path] {
+        if path.is_empty() {
+            continue;
+        }
+        let at = Path::new(path.as_str());
+        match nested(object, path, "int64", |v| v.as_i64().filter(|_| !is_float(v)).map(Value::from)) {
+            Err(message) => errors.push(FieldError::invalid(&at, 0, message)),
+            Ok(Some(Value::Number(n))) => {
+                let replicas = n.as_i64().unwrap_or_default();
+                if replicas < 0 {
+                    errors.push(FieldError::invalid(&at, replicas, "should be a non-negative integer"));
+                } else if replicas > i64::from(i32::MAX) {
+                    let detail = format!("should be less than or equal to {}", i32::MAX);
+                    errors.push(FieldError::invalid(&at, replicas, detail));
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+    if let Some(path) = &scale.label_selector_path
+        && let Err(message) = nested(object, path, "string", |v| v.as_str().map(Value::from))
+    {
+        errors.push(FieldError::invalid(&Path::new(path.as_str()), "", message));
+    }
+    errors
+}
+
+fn is_float(v: &Value) -> bool {
+    v.as_number().is_some_and(|n| !n.is_i64() && !n.is_u64())
+}
+
+// `unstructured.NestedInt64`/`NestedString`: the value at a dotted path;
+// absent is `Ok(None)`, a wrong type on the way or at the end an error in
+// Go's words.
+fn nested(
+    object: &Value,
+    path: &str,
+    want: &str,
+    read: impl Fn(&Value) -> Option<Value>,
+) -> Result<Option<Value>, String> {
+    let trimmed = path.strip_prefix('.').unwrap_or(path);
+    let fields: Vec<&str> = trimmed.split('.').collect();
+    let mut current = object;
+    for (i, field) in fields.iter().enumerate() {
+        let Value::Object(map) = current else {
+            let at = format!(".{}", fields[..i].join("."));
+            return Err(format!(
+                "{at} accessor error: {} is of the type {}, expected map[string]interface{{}}",
+                go_v(current),
+                go_type(current)
+            ));
+        };
+        match map.get(*field) {
+            Some(next) => current = next,
+            None => return Ok(None),
+        }
+    }
+    match read(current) {
+        Some(value) => Ok(Some(value)),
+        None => Err(format!(
+            ".{trimmed} accessor error: {} is of the type {}, expected {want}",
+            go_v(current),
+            go_type(current)
+        )),
+    }
+}
+
+// Go's `%v` of a decoded JSON value, as the accessor errors print it.
+fn go_v(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".to_owned(),
+        other => crate::gofmt::value(other),
+    }
+}
+
+// Go's `%T` of a decoded JSON value.
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(_) if is_float(v) => "float64",
+        Value::Number(_) => "int64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+// Whether the value at `path` is the same in `object` and `old`.
+fn unchanged(path: &Path, object: &Value, old: &Value) -> bool {
+    match (lookup(path, object), lookup(path, old)) {
+        (Some(new), Some(old)) => new == old,
+        _ => false,
+    }
+}
+
+// The value at a rendered path (`spec.items[0].name`, `spec.map[key]`):
+// value validation names its paths in text, so the text is walked.
+fn lookup<'v>(path: &Path, value: &'v Value) -> Option<&'v Value> {
+    let text = path.to_string();
+    if path.is_root() {
+        return Some(value);
+    }
+    let mut current = value;
+    for segment in text.split('.') {
+        let (name, mut rest) = segment.split_once('[').map_or((segment, ""), |(n, r)| (n, r));
+        if !name.is_empty() {
+            current = current.get(name)?;
+        }
+        while !rest.is_empty() {
+            let (inside, after) = rest.split_once(']')?;
+            current = match current {
+                Value::Array(items) => items.get(inside.parse::<usize>().ok()?)?,
+                other => other.get(inside)?,
+            };
+            rest = after.strip_prefix('[').unwrap_or(after);
+        }
+    }
+    Some(current)
+}
+
+/// The errors of a value the API server would refuse
+/// ([`CustomResourceSchema::validate`]):
+/// never empty; displayed one error per line, as Kubernetes prints them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invalid(pub ErrorList);
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, error) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+type Prepared = Arc<Result<ResourceValidator, String>>;
+
+// One validator per type, prepared on first use.
+fn prepared<T: CustomResourceSchema + 'static>() -> Prepared {
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Prepared>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    let key = TypeId::of::<T>();
+    if let Some(found) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        return Arc::clone(found);
+    }
+    let made = Arc::new(prepare_for::<T>());
+    cache.lock().unwrap_or_else(PoisonError::into_inner).insert(key, Arc::clone(&made));
+    made
+}
+
+fn prepare_for<T: CustomResourceSchema>() -> Result<ResourceValidator, String> {
+    let name = std::any::type_name::<T>();
+    if let Some(manifest) = T::root_crd() {
+        let crd = CustomResourceDefinition::from_manifest(&manifest.to_value())
+            .ok_or_else(|| format!("the CRD of {name} does not read back"))?;
+        let version = crd.spec.versions.first().map(|v| v.name.clone()).unwrap_or_default();
+        return ResourceValidator::from_crd(&crd, &version);
+    }
+    let schema = JSONSchemaProps::from_value(&Value::Object(schema_for::<T>()))
+        .map_err(|e| format!("the schema of {name} does not decode: {e}"))?;
+    serving_schema(&schema, name).map(ResourceValidator::for_schema)
+}
+
+/// Typed validation: `value` (and `old`) serialized and run through the
+/// server path with `T`'s prepared validator.
+pub(crate) fn validate_typed<T>(value: &T, old: Option<&T>) -> Result<(), Invalid>
+where
+    T: CustomResourceSchema + Serialize + 'static,
+{
+    let internal = |detail: String| Invalid(vec![FieldError::internal(&Path::root(), detail)]);
+    let prepared = prepared::<T>();
+    let validator = prepared.as_ref().as_ref().map_err(|e| internal(e.clone()))?;
+    let to_value = |v: &T| serde_json::to_value(v).map_err(|e| internal(format!("the value does not serialize: {e}")));
+    let object = to_value(value)?;
+    let outcome = match old {
+        Some(old) => validator.update(object, to_value(old)?),
+        None => validator.create(object),
+    };
+    if outcome.errors.is_empty() { Ok(()) } else { Err(Invalid(outcome.errors)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn validator(schema: Value, resource: Resource) -> ResourceValidator {
+        ResourceValidator::new(Some(resource), Some(Structural::from_json(&schema).unwrap()))
+    }
+
+    fn widgets() -> Resource {
+        Resource {
+            group: "example.com".into(),
+            version: "v1".into(),
+            kind: "Widget".into(),
+            namespaced: true,
+            ..Resource::default()
+        }
+    }
+
+    fn spec_schema() -> Value {
+        json!({"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {
+                "replicas": {"type": "integer", "minimum": 0, "default": 1},
+                "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}}},
+            "status": {"type": "object", "properties": {"ready": {"type": "boolean"}, "selector": {"type": "integer"}}}}})
+    }
+
+    fn texts(errors: &ErrorList) -> Vec<String> {
+        errors.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_valid_object_is_stored_pruned_and_defaulted() {
+        let v = validator(spec_schema(), widgets());
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "a"}, "spec": {"junk": 1}}));
+        assert!(out.is_valid(), "{:?}", texts(&out.errors));
+        assert_eq!(out.unknown_fields, ["spec.junk"]);
+        assert_eq!(out.object["spec"], json!({"replicas": 1}));
+    }
+
+    #[test]
+    fn type_meta_errors_stop_everything_else() {
+        let v = validator(spec_schema(), widgets());
+        let out = v.create(json!({"apiVersion": "example.com/v2", "kind": "Gadget",
+            "metadata": {"name": "A_B"}, "spec": {"replicas": -1}}));
+        assert_eq!(
+            texts(&out.errors),
+            [
+                "kind: Invalid value: \"Gadget\": must be Widget",
+                "apiVersion: Invalid value: \"example.com/v2\": must be example.com/v1"
+            ]
+        );
+    }
+
+    #[test]
+    fn metadata_values_lists_and_scale_are_all_checked() {
+        let mut resource = widgets();
+        resource.scale = Some(Scale {
+            spec_replicas_path: ".spec.replicas".into(),
+            status_replicas_path: ".status.replicas".into(),
+            label_selector_path: Some(".status.selector".into()),
+        });
+        let v = validator(spec_schema(), resource);
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "Bad_Name"}, "spec": {"replicas": -1, "tags": ["a", "a"]},
+            "status": {"selector": 3}}));
+        let got = texts(&out.errors);
+        assert!(
+            got[0].starts_with("metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(
+                &"spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"
+                    .to_owned()
+            ),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&".spec.replicas: Invalid value: -1: should be a non-negative integer".to_owned()),
+            "{got:?}"
+        );
+        assert!(got.contains(&".status.selector: Invalid value: \"\": .status.selector accessor error: 3 is of the type int64, expected string".to_owned()), "{got:?}");
+        assert!(got.contains(&"spec.tags[1]: Duplicate value: \"a\"".to_owned()), "{got:?}");
+    }
+
+    #[test]
+    fn status_is_dropped_with_the_status_subresource() {
+        let mut resource = widgets();
+        resource.status_subresource = true;
+        let v = validator(spec_schema(), resource);
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "a"}, "status": {"ready": "yes"}}));
+        assert!(out.is_valid(), "{:?}", texts(&out.errors));
+        assert!(out.object.get("status").is_none());
+    }
+
+    #[test]
+    fn names_are_generated_and_cluster_scope_drops_the_namespace() {
+        let mut resource = widgets();
+        resource.namespaced = false;
+        let v = validator(spec_schema(), resource);
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"generateName": "w-", "namespace": "x"}}));
+        assert!(out.is_valid(), "{:?}", texts(&out.errors));
+        assert_eq!(out.object["metadata"], json!({"name": "w-bcdfg", "generateName": "w-"}));
+    }
+
+    #[test]
+    fn a_missing_name_is_required() {
+        let v = validator(spec_schema(), widgets());
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {}}));
+        assert_eq!(texts(&out.errors), ["metadata.name: Required value: name or generateName is required"]);
+    }
+
+    #[test]
+    fn an_undecodable_object_is_one_error() {
+        let v = validator(spec_schema(), widgets());
+        let out = v.create(json!({"apiVersion": 1, "kind": "Widget"}));
+        assert_eq!(texts(&out.errors), ["apiVersion: Invalid value: 1: must be a string"]);
+    }
+
+    #[test]
+    fn updates_ratchet_unchanged_values_and_keep_names() {
+        let v = validator(spec_schema(), widgets());
+        let old = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "a"},
+            "spec": {"replicas": -1}});
+        let same = v.update(old.clone(), old.clone());
+        assert!(same.is_valid(), "{:?}", texts(&same.errors));
+        let mut changed = old.clone();
+        changed["spec"]["replicas"] = json!(-2);
+        changed["metadata"]["name"] = json!("b");
+        let got = texts(&v.update(changed, old).errors);
+        assert_eq!(
+            got,
+            [
+                "metadata.name: Invalid value: \"b\": field is immutable",
+                "spec.replicas: Invalid value: -2: spec.replicas in body should be greater than or equal to 0"
+            ]
+        );
+    }
+
+    #[test]
+    fn bare_schemas_validate_values_only() {
+        let v = ResourceValidator::for_schema(Structural::from_json(&spec_schema()).unwrap());
+        let out = v.create(json!({"spec": {"replicas": "x"}}));
+        assert_eq!(
+            texts(&out.errors),
+            ["spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\""]
+        );
+    }
+
+    #[test]
+    fn generated_names_are_bounded() {
+        assert_eq!(generate_name(&"é".repeat(40)).len(), 58 + 5);
+        assert_eq!(name_is_dns_subdomain("ab-", true), Vec::<String>::new());
+        assert!(!name_is_dns_subdomain("ab-", false).is_empty());
+    }
+}
