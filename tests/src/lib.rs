@@ -18,6 +18,18 @@ pub fn crd(args: &[&str]) -> (i32, String, String) {
     (code, text(out), text(err))
 }
 
+/// `../shared/corpus` beside the workspace: the public CRDs and samples.
+pub fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// Writes `text` to `dir/name`; returns the path as text for the command line.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scratch file");
+    path.display().to_string()
+}
+
 /// A fresh scratch directory for one test (`group` names the test file,
 /// `name` the test), removed with everything in it when the guard drops, so
 /// test runs leave nothing behind in the temporary directory.

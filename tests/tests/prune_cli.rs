@@ -3,22 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crd_tests::crd;
+use crd_tests::{corpus_dir as corpus, crd, write_file as write};
 
 use serde_json::{Value, json};
 
-fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-}
-
 fn scratch(name: &str) -> crd_tests::Scratch {
     crd_tests::scratch("prune-cli", name)
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write scratch file");
-    path.display().to_string()
 }
 
 fn sorted_entries(dir: &Path) -> Vec<PathBuf> {

@@ -88,7 +88,8 @@ fn resolve(crds: &[CustomResourceDefinition], object: &Value, version: Option<&s
     })
 }
 
-fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
+/// The CRDs of the `--crd` files and directories; none is an error.
+pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
     let mut crds = Vec::new();
     for path in paths {
         for loaded in crd::load(path) {
@@ -102,7 +103,8 @@ fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String>
     Ok(crds)
 }
 
-fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
+/// A bare `openAPIV3Schema` file, in serving form.
+pub(super) fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
     let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
     let [doc] = docs.as_slice() else {
         return Err(format!("{file}: expected one schema document, found {}", docs.len()));
@@ -115,7 +117,7 @@ fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
 }
 
 /// The input objects, each with its file and document.
-fn load_inputs(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
+pub(super) fn load_inputs(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
     let mut out = Vec::new();
     for path in paths {
         let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;

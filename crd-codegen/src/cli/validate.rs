@@ -23,15 +23,15 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::crd::CustomResourceDefinition;
 use crd_schema::field::{ErrorList, Path};
-use crd_schema::resource::{Outcome, ResourceValidator, serving_schema};
-use crd_schema::wire::JSONSchemaProps;
+use crd_schema::resource::{Outcome, ResourceValidator};
 use crd_schema::yaml::{Document, Position, Step};
 use serde_json::{Value, json};
 
 use super::check::Format;
 use super::diag;
+use super::prune::{load_crds, load_inputs, load_schema};
 
 /// What to validate against.
 #[derive(Debug)]
@@ -95,8 +95,8 @@ struct Report {
 
 /// Runs `crd validate`; returns the exit code.
 pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
-    let inputs = load(&args.inputs)?;
-    let old = load(&args.old)?;
+    let inputs = load_inputs(&args.inputs)?;
+    let old = load_inputs(&args.old)?;
     let reports = match &args.target {
         Target::Crd(paths) => {
             let mut crds = load_crds(paths)?;
@@ -126,42 +126,6 @@ pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32,
     }
     let failed = reports.iter().any(|r| matches!(r.status, Status::Invalid | Status::Unknown));
     Ok(i32::from(failed))
-}
-
-/// The documents of `paths`, each with its file.
-fn load(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
-    let mut out = Vec::new();
-    for path in paths {
-        let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
-        out.extend(docs.into_iter().map(|d| (file.clone(), d)));
-    }
-    Ok(out)
-}
-
-fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
-    let mut crds = Vec::new();
-    for path in paths {
-        for loaded in crd::load(path) {
-            let loaded = loaded.map_err(|e| e.to_string())?;
-            crds.extend(loaded.crds.into_iter().map(|(_, c)| c));
-        }
-    }
-    if crds.is_empty() {
-        return Err("no CustomResourceDefinition in the --crd files".to_owned());
-    }
-    Ok(crds)
-}
-
-fn load_schema(path: &std::path::Path) -> Result<crd_schema::structural::Structural, String> {
-    let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
-    let [doc] = docs.as_slice() else {
-        return Err(format!("{file}: expected one schema document, found {}", docs.len()));
-    };
-    let (schema, issues) = JSONSchemaProps::decode(&doc.value);
-    if let Some(issue) = issues.first() {
-        return Err(format!("{file}: {}", issue.message("openAPIV3Schema")));
-    }
-    serving_schema(&schema, &file)
 }
 
 /// `(apiVersion, kind, namespace, name)` of an object.
