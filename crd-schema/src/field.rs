@@ -70,6 +70,34 @@ impl Path {
         &self.elements
     }
 
+    /// The object keys and array indices this path walks in a document.
+    /// Names may hold a rendered path (value validation names fields
+    /// `spec.items[0].name`, scale paths `.spec.replicas`): they are split
+    /// at `.` and `[...]`, a number in brackets being an index. Keys are
+    /// taken literally.
+    pub fn steps(&self) -> Vec<crate::yaml::Step> {
+        use crate::yaml::Step;
+        let mut steps = Vec::new();
+        for element in &self.elements {
+            match element {
+                PathElement::Name(name) => {
+                    for segment in name.split('.').filter(|s| !s.is_empty()) {
+                        let (head, rest) = segment.split_once('[').unwrap_or((segment, ""));
+                        if !head.is_empty() {
+                            steps.push(Step::Key(head.to_owned()));
+                        }
+                        for inside in rest.split('[').map(|s| s.trim_end_matches(']')).filter(|s| !s.is_empty()) {
+                            steps.push(inside.parse().map_or_else(|_| Step::Key(inside.to_owned()), Step::Index));
+                        }
+                    }
+                }
+                PathElement::Key(key) => steps.push(Step::Key(key.clone())),
+                PathElement::Index(index) => steps.push(Step::Index(*index)),
+            }
+        }
+        steps
+    }
+
     /// Whether this is the empty path.
     pub fn is_root(&self) -> bool {
         self.elements.is_empty()
@@ -310,7 +338,27 @@ pub fn aggregate(errors: &[FieldError]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::yaml::Step;
     use serde_json::json;
+
+    #[test]
+    fn rendered_paths_become_document_steps() {
+        let steps_of = |p: &str| Path::new(p).steps();
+        assert_eq!(
+            steps_of("spec.items[0].name"),
+            [Step::Key("spec".into()), Step::Key("items".into()), Step::Index(0), Step::Key("name".into())]
+        );
+        assert_eq!(steps_of(".spec.replicas"), [Step::Key("spec".into()), Step::Key("replicas".into())]);
+        assert_eq!(
+            steps_of("metadata.labels[app]"),
+            [Step::Key("metadata".into()), Step::Key("labels".into()), Step::Key("app".into())]
+        );
+        assert!(Path::root().steps().is_empty());
+        assert_eq!(
+            Path::new("a").key("x.y").index(2).steps(),
+            [Step::Key("a".into()), Step::Key("x.y".into()), Step::Index(2)]
+        );
+    }
 
     #[test]
     fn paths_render_like_kubernetes() {

@@ -7,6 +7,20 @@
 
 use serde_json::{Number, Value};
 
+/// Go's `%T` of a decoded JSON value: integers that fit are `int64`, every
+/// other number `float64`, as the API server decodes them.
+pub fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.as_i64().is_some() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
 /// Renders a bad value as `field.Error` does: strings quoted, numbers and
 /// booleans plain, `null` as `null`, anything else as compact JSON.
 pub fn value(v: &Value) -> String {

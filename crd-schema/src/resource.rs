@@ -55,6 +55,7 @@ use crate::schema::{CustomResourceSchema, schema_for};
 use crate::structural::{Structural, new_structural};
 use crate::value_validation::Validator as ValueValidator;
 use crate::wire::JSONSchemaProps;
+use crate::yaml::Step;
 use crate::{defaulting, listtype};
 
 /// The `scale` subresource's paths, as written in the CRD (`.spec.replicas`).
@@ -392,7 +393,7 @@ fn scale_errors(scale: &Scale, object: &Value) -> ErrorList {
             continue;
         }
         let at = Path::new(path.as_str());
-        match nested(object, path, "int64", |v| v.as_i64().filter(|_| !is_float(v)).map(Value::from)) {
+        match nested(object, path, "int64", |v| v.as_i64().map(Value::from)) {
             Err(message) => errors.push(FieldError::invalid(&at, 0, message)),
             Ok(Some(Value::Number(n))) => {
                 let replicas = n.as_i64().unwrap_or_default();
@@ -414,10 +415,6 @@ fn scale_errors(scale: &Scale, object: &Value) -> ErrorList {
     errors
 }
 
-fn is_float(v: &Value) -> bool {
-    v.as_number().is_some_and(|n| !n.is_i64() && !n.is_u64())
-}
-
 // `unstructured.NestedInt64`/`NestedString`: the value at a dotted path;
 // absent is `Ok(None)`, a wrong type on the way or at the end an error in
 // Go's words.
@@ -436,7 +433,7 @@ fn nested(
             return Err(format!(
                 "{at} accessor error: {} is of the type {}, expected map[string]interface{{}}",
                 go_v(current),
-                go_type(current)
+                crate::gofmt::go_type(current)
             ));
         };
         match map.get(*field) {
@@ -449,7 +446,7 @@ fn nested(
         None => Err(format!(
             ".{trimmed} accessor error: {} is of the type {}, expected {want}",
             go_v(current),
-            go_type(current)
+            crate::gofmt::go_type(current)
         )),
     }
 }
@@ -463,19 +460,6 @@ fn go_v(v: &Value) -> String {
     }
 }
 
-// Go's `%T` of a decoded JSON value.
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(_) if is_float(v) => "float64",
-        Value::Number(_) => "int64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
 // Whether the value at `path` is the same in `object` and `old`.
 fn unchanged(path: &Path, object: &Value, old: &Value) -> bool {
     match (lookup(path, object), lookup(path, old)) {
@@ -484,29 +468,13 @@ fn unchanged(path: &Path, object: &Value, old: &Value) -> bool {
     }
 }
 
-// The value at a rendered path (`spec.items[0].name`, `spec.map[key]`):
-// value validation names its paths in text, so the text is walked.
+// The value at `path`; an index into an object is a map key.
 fn lookup<'v>(path: &Path, value: &'v Value) -> Option<&'v Value> {
-    let text = path.to_string();
-    if path.is_root() {
-        return Some(value);
-    }
-    let mut current = value;
-    for segment in text.split('.') {
-        let (name, mut rest) = segment.split_once('[').map_or((segment, ""), |(n, r)| (n, r));
-        if !name.is_empty() {
-            current = current.get(name)?;
-        }
-        while !rest.is_empty() {
-            let (inside, after) = rest.split_once(']')?;
-            current = match current {
-                Value::Array(items) => items.get(inside.parse::<usize>().ok()?)?,
-                other => other.get(inside)?,
-            };
-            rest = after.strip_prefix('[').unwrap_or(after);
-        }
-    }
-    Some(current)
+    path.steps().iter().try_fold(value, |current, step| match (step, current) {
+        (Step::Key(key), _) => current.get(key.as_str()),
+        (Step::Index(index), Value::Array(items)) => items.get(*index),
+        (Step::Index(index), _) => current.get(index.to_string().as_str()),
+    })
 }
 
 /// The errors of a value the API server would refuse

@@ -1,21 +1,14 @@
 //! rustc-like diagnostics: a headline, the file position, and a snippet of
 //! the source line with a caret under the offending column.
 
-use crd_schema::field::{Path, PathElement};
+use crd_schema::field::Path;
 use crd_schema::yaml::{Position, Spans, Step};
 
 /// Turns a Kubernetes field path of a CRD into the document path it came
 /// from. Names may hold dots (`openAPIV3Schema.type`); hoisted v1 paths
 /// (`spec.validation`, `spec.subresources`) point into the first version.
 pub fn document_steps(path: &Path, hoisted_from_v1: bool) -> Vec<Step> {
-    let mut steps = Vec::new();
-    for element in path.elements() {
-        match element {
-            PathElement::Name(name) => steps.extend(name.split('.').map(|n| Step::Key(n.to_owned()))),
-            PathElement::Key(key) => steps.push(Step::Key(key.clone())),
-            PathElement::Index(i) => steps.push(Step::Index(*i)),
-        }
-    }
+    let mut steps = path.steps();
     if hoisted_from_v1 && steps.len() >= 2 && steps[0] == Step::Key("spec".into()) {
         let into_version = |rest: &str| {
             vec![Step::Key("spec".into()), Step::Key("versions".into()), Step::Index(0), Step::Key(rest.into())]

@@ -24,7 +24,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crd_schema::crd::CustomResourceDefinition;
-use crd_schema::field::{ErrorList, Path};
+use crd_schema::field::ErrorList;
 use crd_schema::resource::{Outcome, ResourceValidator};
 use crd_schema::yaml::{Document, Position, Step};
 use serde_json::{Value, json};
@@ -227,27 +227,7 @@ fn finish(file: &str, doc: &Document, validator: &ResourceValidator, old: Option
 }
 
 fn located(errors: &ErrorList, doc: &Document) -> Vec<(String, Option<Position>)> {
-    errors.iter().map(|e| (e.to_string(), diag::locate(&doc.spans, &steps(&e.path)))).collect()
-}
-
-/// The document steps of a field path as Kubernetes renders it
-/// (`spec.items[0].name`, `spec.labels[app]`, `.spec.replicas`).
-fn steps(path: &Path) -> Vec<Step> {
-    if path.is_root() {
-        return Vec::new();
-    }
-    let text = path.to_string();
-    let mut steps = Vec::new();
-    for segment in text.split('.').filter(|s| !s.is_empty()) {
-        let (name, rest) = segment.split_once('[').unwrap_or((segment, ""));
-        if !name.is_empty() {
-            steps.push(Step::Key(name.to_owned()));
-        }
-        for inside in rest.split('[').map(|s| s.trim_end_matches(']')).filter(|s| !s.is_empty()) {
-            steps.push(inside.parse().map_or_else(|_| Step::Key(inside.to_owned()), Step::Index));
-        }
-    }
-    steps
+    errors.iter().map(|e| (e.to_string(), diag::locate(&doc.spans, &e.path.steps()))).collect()
 }
 
 fn object_name(r: &Report) -> String {
@@ -309,21 +289,6 @@ fn print_json(reports: &[Report], out: &mut dyn Write) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rendered_paths_become_document_steps() {
-        let steps_of = |p: &str| steps(&Path::new(p));
-        assert_eq!(
-            steps_of("spec.items[0].name"),
-            [Step::Key("spec".into()), Step::Key("items".into()), Step::Index(0), Step::Key("name".into())]
-        );
-        assert_eq!(steps_of(".spec.replicas"), [Step::Key("spec".into()), Step::Key("replicas".into())]);
-        assert_eq!(
-            steps_of("metadata.labels[app]"),
-            [Step::Key("metadata".into()), Step::Key("labels".into()), Step::Key("app".into())]
-        );
-        assert!(steps(&Path::root()).is_empty());
-    }
 
     #[test]
     fn built_in_groups() {

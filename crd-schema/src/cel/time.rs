@@ -4,63 +4,12 @@
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 
-/// Go's `time.ParseDuration`: a signed sequence of decimal numbers with
-/// units `ns`, `us` (`µs`, `μs`), `ms`, `s`, `m`, `h`, such as `1h30m` or
-/// `-1.5s`; `0` alone is allowed. `None` on any syntax error or overflow.
+/// Go's `time.ParseDuration` (the format checks' parser): a signed
+/// sequence of decimal numbers with units `ns`, `us` (`µs`, `μs`), `ms`,
+/// `s`, `m`, `h`, such as `1h30m` or `-1.5s`; `0` alone is allowed. `None`
+/// on any syntax error or overflow.
 pub(crate) fn parse_go_duration(s: &str) -> Option<TimeDelta> {
-    let (negative, mut rest) = match s.as_bytes().first()? {
-        b'-' => (true, &s[1..]),
-        b'+' => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if rest == "0" {
-        return Some(TimeDelta::zero());
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: i128 = 0;
-    while !rest.is_empty() {
-        let number_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        let (number, after) = rest.split_at(number_len);
-        if number.is_empty() || number == "." {
-            return None;
-        }
-        let unit_len = after.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(after.len());
-        let (unit, after) = after.split_at(unit_len);
-        let nanos_per_unit: i128 = match unit {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return None,
-        };
-        total += scaled(number, nanos_per_unit)?;
-        if total > i128::from(i64::MAX) {
-            return None;
-        }
-        rest = after;
-    }
-    let nanos = i64::try_from(if negative { -total } else { total }).ok()?;
-    Some(TimeDelta::nanoseconds(nanos))
-}
-
-/// `int.frac × unit` in nanoseconds, truncated.
-fn scaled(number: &str, unit: i128) -> Option<i128> {
-    let (int, frac) = number.split_once('.').unwrap_or((number, ""));
-    let whole: i128 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let mut value = whole.checked_mul(unit)?;
-    let mut scale = unit;
-    for d in frac.chars() {
-        scale /= 10;
-        if scale == 0 {
-            break;
-        }
-        value += i128::from(d.to_digit(10)?) * scale;
-    }
-    Some(value)
+    crate::value_validation::go_duration_nanos(s).map(TimeDelta::nanoseconds)
 }
 
 /// The schema format `duration` (kube-openapi `strfmt.ParseDuration`): Go's

@@ -267,15 +267,15 @@ pub(crate) fn from_json<'a>(json: &'a Json, node: Node<'a>) -> Result<Val<'a>> {
         "string" => string(json, node.format()),
         "number" => match json.as_f64() {
             Some(f) if json.is_number() => Ok(Val::Double(f)),
-            _ => Err(Error::new(format!("invalid data, expected float, got {}", go_type(json)))),
+            _ => Err(Error::new(format!("invalid data, expected float, got {}", crate::gofmt::go_type(json)))),
         },
         "integer" => match json.as_i64() {
             Some(i) => Ok(Val::Int(i)),
-            None => Err(Error::new(format!("invalid data, expected int, got {}", go_type(json)))),
+            None => Err(Error::new(format!("invalid data, expected int, got {}", crate::gofmt::go_type(json)))),
         },
         "boolean" => match json {
             Json::Bool(b) => Ok(Val::Bool(*b)),
-            _ => Err(Error::new(format!("invalid data, expected bool, got {}", go_type(json)))),
+            _ => Err(Error::new(format!("invalid data, expected bool, got {}", crate::gofmt::go_type(json)))),
         },
         _ if s.extensions.x_preserve_unknown_fields => Ok(Val::Unknown(json)),
         t => Err(Error::new(format!(
@@ -325,7 +325,7 @@ fn array<'a>(json: &'a Json, node: Node<'a>) -> Result<Val<'a>> {
 
 fn string<'a>(json: &'a Json, format: &str) -> Result<Val<'a>> {
     let Json::String(s) = json else {
-        return Err(Error::new(format!("invalid data, expected string, got {}", go_type(json))));
+        return Err(Error::new(format!("invalid data, expected string, got {}", crate::gofmt::go_type(json))));
     };
     match format {
         "duration" => time::parse_schema_duration(s)
@@ -350,19 +350,6 @@ fn string<'a>(json: &'a Json, format: &str) -> Result<Val<'a>> {
 
 fn go_quote(s: &str) -> String {
     crate::gofmt::quote(s)
-}
-
-/// The Go type a decoded JSON value has (`%T`).
-fn go_type(json: &Json) -> &'static str {
-    match json {
-        Json::Null => "<nil>",
-        Json::Bool(_) => "bool",
-        Json::Number(n) if n.is_i64() => "int64",
-        Json::Number(_) => "float64",
-        Json::String(_) => "string",
-        Json::Array(_) => "[]interface {}",
-        Json::Object(_) => "map[string]interface {}",
-    }
 }
 
 /// CEL equality (heterogeneous: values of different types are unequal,

@@ -87,7 +87,7 @@ pub fn get_object_meta(
         return Err(error);
     }
     let Value::Object(fields) = metadata else {
-        return Err(DecodeError(format!("invalid metadata: expected object, got {}", go_dynamic_type(metadata))));
+        return Err(DecodeError(format!("invalid metadata: expected object, got {}", crate::gofmt::go_type(metadata))));
     };
     let mut meta = ObjectMeta::default();
     let mut unknown = Vec::new();
@@ -162,20 +162,6 @@ fn number_literal(n: &Number) -> String {
     match n.as_i64() {
         Some(i) => i.to_string(),
         None => gofmt::float_json(n.as_f64().unwrap_or(f64::NAN)),
-    }
-}
-
-// `%T` of a decoded JSON value (integers are int64, as the API server
-// decodes them).
-fn go_dynamic_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.as_i64().is_some() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
     }
 }
 

@@ -52,6 +52,8 @@ use crate::field::{ErrorList, Path};
 use crate::structural::Structural;
 
 pub(crate) use errors::go_decoded;
+#[cfg_attr(not(feature = "cel"), allow(unused_imports))]
+pub(crate) use formats::go_duration_nanos;
 pub use formats::{is_recognized_format, unrecognized_formats};
 
 /// The Kubernetes version whose behaviour is reproduced; it decides which

@@ -12,6 +12,8 @@ mod text;
 mod time;
 mod uri;
 
+pub(crate) use time::go_duration_nanos;
+
 use super::CompatibilityVersion;
 use super::outcome::Outcome;
 use super::types::invalid_type;

@@ -80,34 +80,36 @@ fn is_zone(z: &str) -> bool {
 /// `ms`, `s`, `m`, `h`, `d`, `w` and their long names) and every number
 /// fits an `int`.
 pub(super) fn is_duration(s: &str) -> bool {
-    go_parse_duration(s) || scala_duration(s)
+    go_duration_nanos(s).is_some() || scala_duration(s)
 }
 
-// Go's `time.ParseDuration` succeeding: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`
-// with the units `ns`, `us`, `µs`, `μs`, `ms`, `s`, `m`, `h`, within ±2^63
-// nanoseconds.
-fn go_parse_duration(s: &str) -> bool {
+/// Go's `time.ParseDuration`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with the
+/// units `ns`, `us`, `µs`, `μs`, `ms`, `s`, `m`, `h`, within ±2^63
+/// nanoseconds; the duration in nanoseconds, Go's rounding included.
+pub(crate) fn go_duration_nanos(s: &str) -> Option<i64> {
     let (neg, mut rest) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
     if rest == "0" {
-        return true;
+        return Some(0);
     }
     if rest.is_empty() {
-        return false;
+        return None;
     }
     let mut total: u64 = 0;
     while !rest.is_empty() {
-        let Some((nanos, tail)) = duration_term(rest) else { return false };
-        total = match total.checked_add(nanos) {
-            Some(t) if t <= 1 << 63 => t,
-            _ => return false,
-        };
+        let (nanos, tail) = duration_term(rest)?;
+        total = total.checked_add(nanos).filter(|t| *t <= 1 << 63)?;
         rest = tail;
     }
-    neg || total < 1 << 63
+    if neg {
+        // -2^63 is the one magnitude that only fits negated.
+        Some(0i64.wrapping_sub_unsigned(total))
+    } else {
+        i64::try_from(total).ok()
+    }
 }
 
 // One `number unit` term: its nanoseconds and the rest of the text.
