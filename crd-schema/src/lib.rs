@@ -30,6 +30,7 @@ pub mod gofmt;
 pub mod goregexp;
 pub mod listtype;
 pub mod objectmeta;
+pub mod openapi;
 pub mod pipeline;
 pub mod pruning;
 pub mod resource;

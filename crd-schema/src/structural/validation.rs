@@ -79,7 +79,7 @@ fn check_extensions(path: &Path, x: &Extensions, errors: &mut ErrorList) {
 // Whether a junctor list is exactly `[{type: integer}, {type: string}]`
 // (branches holding nothing else). Such an `anyOf` is exempt from the
 // junctor checks, whether or not x-kubernetes-int-or-string is set.
-fn is_int_or_string_any_of(any_of: &[NestedValueValidation]) -> bool {
+pub(crate) fn is_int_or_string_any_of(any_of: &[NestedValueValidation]) -> bool {
     let only_type = |v: &NestedValueValidation, t: &str| {
         let mut expected = NestedValueValidation::default();
         expected.forbidden_generics.type_ = t.to_owned();

@@ -8,8 +8,6 @@ use crate::field::{ErrorList, FieldError, Path};
 use crate::structural;
 use crate::wire::JSONSchemaProps;
 
-/// The types `requireValidPropertyType` accepts.
-const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
 
 /// The schema-related errors of creating a CRD with `spec`.
 pub fn validate_crd_create(spec: &CrdSpec) -> ErrorList {
@@ -34,9 +32,7 @@ impl ValidationOptions {
             allow_defaults: true,
             disallow_defaults_reason: String::new(),
             require_open_api_schema: all_versions_have_schema(old),
-            require_valid_property_type: !has_schema_with(old, &|s| {
-                !s.type_.is_empty() && !OPENAPI_V3_TYPES.contains(&s.type_.as_str())
-            }),
+            require_valid_property_type: !schemas(old).any(super::schema_has_invalid_types),
             require_structural_schema: !schemas(old).any(is_non_structural),
             require_pruned_defaults: !schemas(old).any(defaults::schema_has_unpruned_defaults),
             require_atomic_set_type: !has_schema_with(old, &listtype::has_non_atomic_set_items),

@@ -163,6 +163,15 @@ fn structural_step(schema_path: &Path, schema: &JSONSchemaProps, options: &Valid
     StructuralStep { errors, conversion_error: None, cel }
 }
 
+/// The types a CRD schema may name (`requireValidPropertyType`).
+pub(crate) const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
+
+/// Whether `schema` or any schema inside it names a type outside
+/// [`OPENAPI_V3_TYPES`] (Go's `SchemaHasInvalidTypes`).
+pub(crate) fn schema_has_invalid_types(schema: &JSONSchemaProps) -> bool {
+    schema_has(schema, &|s| !s.type_.is_empty() && !OPENAPI_V3_TYPES.contains(&s.type_.as_str()))
+}
+
 /// Whether `pred` holds for `schema` or any schema inside it (items, junctors,
 /// properties, `additionalProperties`, `patternProperties`,
 /// `additionalItems`, `definitions`, schema-valued `dependencies`), as Go's

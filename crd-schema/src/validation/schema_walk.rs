@@ -4,12 +4,9 @@
 //! `x-kubernetes-validations` placement, and the CEL checks where they
 //! apply, for every node of an `openAPIV3Schema`.
 
-use super::{ValidationOptions, cel, listtype, rules};
+use super::{OPENAPI_V3_TYPES, ValidationOptions, cel, listtype, rules};
 use crate::field::{ErrorList, FieldError, Path};
 use crate::wire::{JSONSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringArray};
-
-/// The types `requireValidPropertyType` accepts, sorted.
-const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
 
 /// The root properties (and those of embedded resources) that hold
 /// resource meta.

@@ -12,6 +12,7 @@ mod default_validation;
 mod defaulting;
 mod listtype;
 mod objectmeta;
+mod openapi;
 mod pruning;
 mod skip;
 mod structural;
@@ -41,6 +42,7 @@ fn run_case(file: &str, case: &Value) -> Option<Result<(), String>> {
         "value-validation.json" => Some(value_validation::run(case)),
         "objectmeta.json" => Some(objectmeta::run(case)),
         "default-validation.json" => Some(default_validation::run(case)),
+        "openapi.json" => Some(openapi::run(case)),
         _ => None,
     }
 }
