@@ -7,7 +7,9 @@
 
 pub mod check;
 pub mod diag;
+pub mod explain;
 pub mod generate;
+pub mod openapi;
 pub mod prune;
 pub mod validate;
 
@@ -30,6 +32,11 @@ commands:
                                          checks, CEL rules included; --old makes it an update)
   validate --schema FILE [--old FILE]... [--format text|json] INPUT...
                                          the same for values of a bare openAPIV3Schema
+  openapi --crd PATH... [--group G] [--version V] [--v2] [-o FILE]
+                                         the OpenAPI v3 document (Swagger 2.0 with --v2) the API
+                                         server publishes for the CRDs' group-version
+  explain --crd PATH... [--version V] [--recursive] RESOURCE[.FIELD...]
+                                         field documentation like `kubectl explain`
   generate [--strict-enums] [--derive PATH]... [-o FILE|DIR] PATH...
                                          Rust types whose serde decoding is the API server's
                                          pruning and defaulting (stdout, one file, or one file
@@ -65,6 +72,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             })),
             Err(message) => Err(message),
         },
+        Some("openapi") => openapi::command(&args[1..], out, err),
+        Some("explain") => explain::command(&args[1..], out, err),
         Some("help" | "--help" | "-h") => write!(out, "{USAGE}").map(|()| 0).map_err(|e| e.to_string()),
         Some("--version" | "-V") => {
             writeln!(out, "crd {}", env!("CARGO_PKG_VERSION")).map(|()| 0).map_err(|e| e.to_string())

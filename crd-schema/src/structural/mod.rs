@@ -35,8 +35,8 @@ use crate::wire::{ExternalDocumentation, ValidationRule};
 pub use completeness::validate_structural_completeness;
 pub use condition::{NonStructuralCondition, nonstructural_condition, nonstructural_condition_status};
 pub use convert::{new_nested_value_validation, new_structural};
-pub use validation::{validate_metadata_invariants, validate_nested_value_validation, validate_structural_invariants};
 pub(crate) use validation::is_int_or_string_any_of;
+pub use validation::{validate_metadata_invariants, validate_nested_value_validation, validate_structural_invariants};
 
 /// Options of the structural checks; all `false` for CRDs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -8,7 +8,6 @@ use crate::field::{ErrorList, FieldError, Path};
 use crate::structural;
 use crate::wire::JSONSchemaProps;
 
-
 /// The schema-related errors of creating a CRD with `spec`.
 pub fn validate_crd_create(spec: &CrdSpec) -> ErrorList {
     let mut errors = validate_spec(spec, &ValidationOptions::for_create());

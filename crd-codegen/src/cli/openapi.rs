@@ -1,0 +1,157 @@
+//! `crd openapi`: the OpenAPI document the API server publishes for the
+//! CRDs of one group-version.
+//!
+//! The CRDs come from `--crd` files and directories (bare paths are CRD
+//! paths too). The group is theirs; when they span several groups,
+//! `--group` picks one. The version is `--version`, or the preferred
+//! served version of the group's first CRD (Kubernetes' version priority).
+//! The document is OpenAPI 3.0 as `/openapi/v3/apis/<group>/<version>`
+//! serves it, or Swagger 2.0 with `--v2`; pretty JSON on stdout or in the
+//! `-o` file. Exit 0 on success, 2 when the tool could not run.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::openapi::{Format, document, preferred_version};
+
+/// The parsed command line of `crd openapi`.
+#[derive(Debug, Default)]
+struct Args {
+    crds: Vec<PathBuf>,
+    version: Option<String>,
+    group: Option<String>,
+    v2: bool,
+    output: Option<PathBuf>,
+}
+
+/// Runs `crd openapi` with its arguments. `Err` is a usage mistake (the
+/// caller prints it with the usage text); failures while running are
+/// written to `err` and give exit code 2.
+pub fn command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
+    let Some(parsed) = parse(args)? else {
+        return writeln!(out, "{USAGE}").map(|()| 0).map_err(|e| e.to_string());
+    };
+    match run(&parsed, out, err) {
+        Ok(()) => Ok(0),
+        Err(message) => {
+            // Nothing useful is left to do when stderr itself fails.
+            let _ = writeln!(err, "error: {message}");
+            Ok(2)
+        }
+    }
+}
+
+const USAGE: &str = "\
+usage: crd openapi --crd PATH... [--group G] [--version V] [--v2] [-o FILE]
+
+The OpenAPI v3 document (Swagger 2.0 with --v2) the API server publishes for
+the CRDs' group-version. --version defaults to the preferred served version.";
+
+/// `Ok(None)` for `--help`.
+fn parse(args: &[String]) -> Result<Option<Args>, String> {
+    let mut parsed = Args::default();
+    let mut iter = args.iter();
+    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
+        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
+    };
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--crd" => parsed.crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
+            "--version" => parsed.version = Some(value(&mut iter, "--version")?),
+            "--group" => parsed.group = Some(value(&mut iter, "--group")?),
+            "--v2" => parsed.v2 = true,
+            "-o" | "--output" => parsed.output = Some(PathBuf::from(value(&mut iter, "-o")?)),
+            "--help" | "-h" => return Ok(None),
+            a if a.starts_with('-') && a != "-" => return Err(format!("unknown option `{a}` for `crd openapi`")),
+            a => parsed.crds.push(PathBuf::from(a)),
+        }
+    }
+    if parsed.crds.is_empty() {
+        return Err("`crd openapi` needs `--crd PATH` (a CRD file or directory)".to_owned());
+    }
+    Ok(Some(parsed))
+}
+
+fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
+    let crds = load(&args.crds)?;
+    let crds = of_group(crds, args.group.as_deref())?;
+    let version = match &args.version {
+        Some(v) => check_version(&crds, v)?,
+        None => crds
+            .iter()
+            .find_map(|c| preferred_version(&c.spec))
+            .ok_or_else(|| {
+                format!("no CRD of group {} serves any version", crds.first().map_or("", |c| c.spec.group.as_str()))
+            })?
+            .to_owned(),
+    };
+    for crd in &crds {
+        if !crd.spec.versions.iter().any(|v| v.served && v.name == version) {
+            writeln!(err, "note: {} does not serve version {version}; left out", crd.name)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let specs: Vec<_> = crds.into_iter().map(|c| c.spec).collect();
+    let format = if args.v2 { Format::V2 } else { Format::V3 };
+    let doc = document(&specs, &version, format)?;
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    text.push('\n');
+    match &args.output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
+        None => out.write_all(text.as_bytes()).map_err(|e| e.to_string()),
+    }
+}
+
+/// The CRDs of the `--crd` paths; when there are none, the error says
+/// what the documents were instead.
+fn load(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
+    super::prune::load_crds(paths).map_err(|message| {
+        let skipped: Vec<String> = paths
+            .iter()
+            .flat_map(|p| crd::load(p))
+            .flatten()
+            .flat_map(|l| l.skipped.iter().map(|s| format!("{}:{}: {}", l.file, s.start, s.reason)).collect::<Vec<_>>())
+            .collect();
+        if skipped.is_empty() { message } else { format!("{message}: {}", skipped.join("; ")) }
+    })
+}
+
+/// The CRDs of `group`, or of the only group there is.
+fn of_group(crds: Vec<CustomResourceDefinition>, group: Option<&str>) -> Result<Vec<CustomResourceDefinition>, String> {
+    let mut groups: Vec<&str> = Vec::new();
+    for crd in &crds {
+        if !groups.contains(&crd.spec.group.as_str()) {
+            groups.push(&crd.spec.group);
+        }
+    }
+    let listed = groups.join(", ");
+    let group = match group {
+        Some(g) if groups.contains(&g) => g.to_owned(),
+        Some(g) => return Err(format!("no CRD of group {g} among the given CRDs (groups: {listed})")),
+        None if groups.len() > 1 => {
+            return Err(format!("the CRDs span several groups ({listed}); choose one with --group"));
+        }
+        None => groups.first().map(|g| (*g).to_owned()).unwrap_or_default(),
+    };
+    Ok(crds.into_iter().filter(|c| c.spec.group == group).collect())
+}
+
+/// `version` when some CRD of the group serves it; otherwise an error
+/// that lists the served versions.
+fn check_version(crds: &[CustomResourceDefinition], version: &str) -> Result<String, String> {
+    let versions = || crds.iter().flat_map(|c| &c.spec.versions);
+    if versions().any(|v| v.served && v.name == version) {
+        return Ok(version.to_owned());
+    }
+    let mut served: Vec<&str> = versions().filter(|v| v.served).map(|v| v.name.as_str()).collect();
+    served.sort_unstable();
+    served.dedup();
+    let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
+    let group = crds.first().map_or("", |c| c.spec.group.as_str());
+    if versions().any(|v| v.name == version) {
+        Err(format!("version {version} of group {group} is not served (served versions: {served})"))
+    } else {
+        Err(format!("no CRD of group {group} has version {version} (served versions: {served})"))
+    }
+}

@@ -1,0 +1,928 @@
+//! The whole published document of a group-version.
+//!
+//! [`document`] assembles what `/openapi/v3/apis/<group>/<version>` serves
+//! for the CRDs of one group (or, with [`Format::V2`], their part of the
+//! aggregated Swagger 2.0 `/openapi/v2`): the routes `builder.go` registers
+//! for each CRD version, laid out as kube-openapi's builders do (parameters
+//! shared by every operation of a path move to the path; in v2, shared
+//! parameters become `#/parameters/<name>-<hash>` references with
+//! kube-openapi's names), the CRD definitions ([`super::definitions`]) and
+//! the `meta/v1` definitions they refer to ([`super::meta`]). Object keys
+//! are sorted at every depth, so equal input gives identical bytes.
+//!
+//! Errors are plain messages for the CLI: CRDs of several groups, or no
+//! CRD serving the version.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use super::meta::{self, DELETE_OPTIONS, PATCH, SCALE, STATUS, V2_PREFIX, V3_PREFIX};
+use super::publish::{self, Options};
+use crate::crd::{CrdSpec, Subresources};
+
+/// Which document to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// OpenAPI 3.0, as `/openapi/v3/apis/<group>/<version>` serves it.
+    V3,
+    /// Swagger 2.0, as the aggregated `/openapi/v2` serves it (no defaults).
+    V2,
+}
+
+/// The `info` of every CRD document (`builder.go`'s config).
+const TITLE: &str = "Kubernetes CRD Swagger";
+const INFO_VERSION: &str = "v0.1.0";
+
+const JSON_YAML: &[&str] = &["application/json", "application/yaml"];
+/// The patch types the CRD handler accepts (server-side apply is GA).
+const PATCH_TYPES: &[&str] =
+    &["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
+
+/// The document for `version` of the CRDs in `crds`, which must all have
+/// the same group; CRDs that do not serve `version` are left out.
+pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value, String> {
+    let group = single_group(crds)?;
+    let serving: Vec<&CrdSpec> = crds.iter().filter(|c| serves(c, version)).collect();
+    if serving.is_empty() {
+        let served: BTreeSet<&str> =
+            crds.iter().flat_map(|c| &c.versions).filter(|v| v.served).map(|v| v.name.as_str()).collect();
+        let served: Vec<&str> = served.into_iter().collect();
+        return Err(format!(
+            "no CRD of group {group} serves version {version:?} (served versions: {})",
+            if served.is_empty() { "none".to_owned() } else { served.join(", ") }
+        ));
+    }
+    let v2 = format == Format::V2;
+    let options = Options { v2, include_selectable_fields: true };
+    let mut schemas: BTreeMap<String, Value> = BTreeMap::new();
+    let mut routes = Vec::new();
+    for spec in serving {
+        let defs = publish::definitions(spec, version, options)?;
+        let (mut kind, mut list) = (defs.kind, defs.list);
+        if v2 {
+            // The aggregated v2 document drops defaults (kubectl's client-side
+            // validation predates them); the v3 document keeps them.
+            strip_defaults(&mut kind);
+            strip_defaults(&mut list);
+        }
+        for (name, schema) in [(defs.kind_name.clone(), kind), (defs.list_name.clone(), list)] {
+            if schemas.insert(name.clone(), schema).is_some() {
+                return Err(format!("two CRDs of group {group} define {name}"));
+            }
+        }
+        routes.extend(resource_routes(spec, version, &defs.kind_name, &defs.list_name));
+    }
+    let mut paths = BTreeMap::new();
+    for (path, path_routes) in by_path(routes) {
+        paths.insert(path, path_item(&path_routes, v2));
+    }
+
+    let mut refs = Vec::new();
+    for value in paths.values().chain(schemas.values()) {
+        meta::collect_refs(value, &mut refs);
+    }
+    let prefix = if v2 { V2_PREFIX } else { V3_PREFIX };
+    let targets: BTreeSet<&str> = refs.iter().filter_map(|r| r.strip_prefix(prefix)).collect();
+    for (name, schema) in meta::closure(targets, v2)? {
+        schemas.entry(name).or_insert(schema);
+    }
+
+    let mut doc = Map::new();
+    let info = json!({"title": TITLE, "version": INFO_VERSION});
+    let schemas: Map<String, Value> = schemas.into_iter().collect();
+    let mut paths: Map<String, Value> = paths.into_iter().collect();
+    if v2 {
+        let parameters = share_parameters(&mut paths);
+        doc.insert("swagger".to_owned(), json!("2.0"));
+        doc.insert("info".to_owned(), info);
+        doc.insert("paths".to_owned(), Value::Object(paths));
+        doc.insert("definitions".to_owned(), Value::Object(schemas));
+        if !parameters.is_empty() {
+            doc.insert("parameters".to_owned(), Value::Object(parameters));
+        }
+    } else {
+        doc.insert("openapi".to_owned(), json!("3.0.0"));
+        doc.insert("info".to_owned(), info);
+        doc.insert("paths".to_owned(), Value::Object(paths));
+        doc.insert("components".to_owned(), json!({"schemas": schemas}));
+    }
+    Ok(sorted(Value::Object(doc)))
+}
+
+/// The version clients prefer: the served version that sorts first by
+/// Kubernetes' version priority (GA before beta before alpha, higher
+/// numbers first, then other names alphabetically).
+pub fn preferred_version(spec: &CrdSpec) -> Option<&str> {
+    spec.versions.iter().filter(|v| v.served).map(|v| v.name.as_str()).min_by(|a, b| version_order(a, b))
+}
+
+/// Kubernetes' `CompareKubeAwareVersionStrings`, as an ordering where the
+/// preferred version comes first: `v10, v2, v1, v11beta2, v10beta3,
+/// v3beta1, v12alpha1, v11alpha2, foo1, foo10`.
+fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (kube_version(a), kube_version(b)) {
+        // Stability first (GA 2, beta 1, alpha 0), then major, then minor,
+        // each highest first.
+        (Some(x), Some(y)) => y.cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// `v<major>[(alpha|beta)<minor>]` as (stability, major, minor); `None`
+/// for other names.
+fn kube_version(name: &str) -> Option<(u8, u64, u64)> {
+    let rest = name.strip_prefix('v')?;
+    let split = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let (major, rest) = rest.split_at(split);
+    let major = major.parse().ok()?;
+    if rest.is_empty() {
+        return Some((2, major, 0));
+    }
+    let (stability, minor) =
+        if let Some(m) = rest.strip_prefix("beta") { (1, m) } else { (0, rest.strip_prefix("alpha")?) };
+    if minor.is_empty() || !minor.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((stability, major, minor.parse().ok()?))
+}
+
+/// The group of all of `crds`; an error when there are none or several.
+fn single_group(crds: &[CrdSpec]) -> Result<&str, String> {
+    let groups: BTreeSet<&str> = crds.iter().map(|c| c.group.as_str()).collect();
+    match groups.len() {
+        0 => Err("no CRD given".to_owned()),
+        1 => Ok(crds[0].group.as_str()),
+        _ => Err(format!(
+            "the CRDs belong to several groups ({}); a document covers one group",
+            groups.into_iter().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn serves(spec: &CrdSpec, version: &str) -> bool {
+    spec.versions.iter().any(|v| v.served && v.name == version)
+}
+
+/// The subresources of `version`: its own, or the hoisted ones
+/// (`GetSubresourcesForVersion`).
+fn subresources<'a>(spec: &'a CrdSpec, version: &str) -> Option<&'a Subresources> {
+    let own = spec.versions.iter().find(|v| v.name == version).and_then(|v| v.subresources.as_ref());
+    own.or(spec.subresources.as_ref())
+}
+
+/// Removes `default` from every schema node (not from property names).
+fn strip_defaults(schema: &mut Value) {
+    meta::walk_schemas(schema, &mut |node| {
+        node.remove("default");
+    });
+}
+
+/// Object keys sorted at every depth (as the API server's Go maps and the
+/// checked-in Kubernetes specs have them).
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Routes (`builder.go`'s `generateBuilder` and `buildRoute`).
+
+/// Where a parameter goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum In {
+    Body,
+    Path,
+    Query,
+}
+
+impl In {
+    fn as_str(self) -> &'static str {
+        match self {
+            In::Body => "body",
+            In::Path => "path",
+            In::Query => "query",
+        }
+    }
+}
+
+/// A route parameter: a path or query parameter of a simple type, or the
+/// body with the definition it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Param {
+    name: String,
+    location: In,
+    description: String,
+    /// `string`, `boolean` or `integer`; for the body, the definition name.
+    ty: String,
+    required: bool,
+}
+
+impl Param {
+    fn query(name: &str, ty: &str, description: &str) -> Param {
+        Param {
+            name: name.to_owned(),
+            location: In::Query,
+            description: description.to_owned(),
+            ty: ty.to_owned(),
+            required: false,
+        }
+    }
+
+    fn path(name: &str, description: String) -> Param {
+        Param { name: name.to_owned(), location: In::Path, description, ty: "string".to_owned(), required: true }
+    }
+
+    fn body(definition: &str, required: bool) -> Param {
+        Param {
+            name: "body".to_owned(),
+            location: In::Body,
+            description: String::new(),
+            ty: definition.to_owned(),
+            required,
+        }
+    }
+
+    fn key(&self) -> (&str, In) {
+        (&self.name, self.location)
+    }
+}
+
+/// One operation of a resource.
+#[derive(Debug)]
+struct Route {
+    path: String,
+    method: &'static str,
+    description: String,
+    operation_id: String,
+    tag: String,
+    /// `x-kubernetes-action`
+    action: &'static str,
+    /// `x-kubernetes-group-version-kind`
+    gvk: Value,
+    consumes: &'static [&'static str],
+    params: Vec<Param>,
+    /// Status code, description and definition of each response.
+    responses: Vec<(u16, &'static str, String)>,
+}
+
+/// The CRD version's resource, with what every route of it shares.
+struct Resource<'a> {
+    group: &'a str,
+    version: &'a str,
+    kind: &'a str,
+    namespaced: bool,
+}
+
+/// The routes of one CRD version, in `builder.go`'s order.
+fn resource_routes(spec: &CrdSpec, version: &str, kind_def: &str, list_def: &str) -> Vec<Route> {
+    let r = Resource { group: &spec.group, version, kind: &spec.names.kind, namespaced: spec.scope == "Namespaced" };
+    let plural = &spec.names.plural;
+    let mut root = format!("/apis/{}/{version}/{plural}", spec.group);
+    let mut routes = Vec::new();
+    if r.namespaced {
+        let mut all = r.route(&root, "", "GET", "list", "list", list_def);
+        all.operation_id = operation_id(&format!("list{}ForAllNamespaces", r.kind), &all.path);
+        routes.push(all);
+        root = format!("/apis/{}/{version}/namespaces/{{namespace}}/{plural}", spec.group);
+    }
+    routes.push(r.route(&root, "", "GET", "list", "list", list_def));
+    routes.push(r.route(&root, "", "POST", "post", "create", kind_def).reads(kind_def));
+    routes.push(r.route(&root, "", "DELETE", "deletecollection", "deletecollection", STATUS));
+    routes.push(r.route(&root, "/{name}", "GET", "get", "read", kind_def));
+    routes.push(r.route(&root, "/{name}", "PUT", "put", "replace", kind_def).reads(kind_def));
+    routes.push(r.route(&root, "/{name}", "DELETE", "delete", "delete", STATUS));
+    routes.push(r.route(&root, "/{name}", "PATCH", "patch", "patch", kind_def).reads(PATCH));
+    let sub = subresources(spec, version);
+    if sub.is_some_and(|s| s.status) {
+        routes.push(r.route(&root, "/{name}/status", "GET", "get", "read", kind_def));
+        routes.push(r.route(&root, "/{name}/status", "PUT", "put", "replace", kind_def).reads(kind_def));
+        routes.push(r.route(&root, "/{name}/status", "PATCH", "patch", "patch", kind_def).reads(PATCH));
+    }
+    if sub.is_some_and(|s| s.scale.is_some()) {
+        routes.push(r.route(&root, "/{name}/scale", "GET", "get", "read", SCALE));
+        routes.push(r.route(&root, "/{name}/scale", "PUT", "put", "replace", SCALE).reads(SCALE));
+        routes.push(r.route(&root, "/{name}/scale", "PATCH", "patch", "patch", SCALE).reads(PATCH));
+    }
+    routes
+}
+
+impl Resource<'_> {
+    /// `buildRoute`: `suffix` is `""`, `/{name}` or `/{name}/<subresource>`;
+    /// `action` is the `x-kubernetes-action`, `verb` the operation verb;
+    /// `sample` the definition of the 200 response.
+    fn route(
+        &self,
+        root: &str,
+        suffix: &str,
+        method: &'static str,
+        action: &'static str,
+        verb: &str,
+        sample: &str,
+    ) -> Route {
+        let path = format!("{root}{suffix}");
+        let sub = suffix.split('/').nth(2).unwrap_or("");
+        let name = format!("{verb}{}{}{}", if self.namespaced { "Namespaced" } else { "" }, self.kind, title(sub));
+        let mut params = vec![Param::query(
+            "pretty",
+            "string",
+            "If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).",
+        )];
+        if path.contains("{namespace}") {
+            params.push(Param::path(
+                "namespace",
+                "object name and auth scope, such as for teams and projects".to_owned(),
+            ));
+        }
+        if path.contains("{name}") {
+            params.push(Param::path("name", format!("name of the {}", self.kind)));
+        }
+        params.extend(options_params(action));
+        let mut responses = vec![(200, "OK", sample.to_owned())];
+        match action {
+            "post" => {
+                responses.push((202, "Accepted", sample.to_owned()));
+                responses.push((201, "Created", sample.to_owned()));
+            }
+            "delete" => {
+                params.push(Param::body(DELETE_OPTIONS, false));
+                responses.push((202, "Accepted", sample.to_owned()));
+            }
+            "put" => responses.push((201, "Created", sample.to_owned())),
+            _ => {}
+        }
+        let (operation_id, tag) = operation_id_and_tag(&name, &path);
+        Route {
+            description: self.description(sub, verb),
+            operation_id,
+            tag,
+            path,
+            method,
+            action,
+            gvk: json!({"group": self.group, "version": self.version, "kind": self.kind}),
+            consumes: if method == "PATCH" { PATCH_TYPES } else { JSON_YAML },
+            params,
+            responses,
+        }
+    }
+
+    /// `descriptionFor`.
+    fn description(&self, sub: &str, verb: &str) -> String {
+        let kind = self.kind;
+        let article = match verb {
+            "list" => " objects of kind ".to_owned(),
+            "read" | "replace" | "patch" => " the specified ".to_owned(),
+            "create" | "delete" => article_for(kind),
+            _ => String::new(),
+        };
+        let sub = if sub.is_empty() { String::new() } else { format!(" {sub} of") };
+        match verb {
+            "patch" => format!("partially update{sub}{article}{kind}"),
+            "deletecollection" => {
+                let sub = if sub.is_empty() { sub } else { format!("{sub} a") };
+                format!("delete collection of{sub} {kind}")
+            }
+            _ => format!("{verb}{sub}{article}{kind}"),
+        }
+    }
+}
+
+impl Route {
+    /// `Reads(sample)`: a required body holding `definition`.
+    fn reads(mut self, definition: &str) -> Route {
+        self.params.push(Param::body(definition, true));
+        self
+    }
+}
+
+/// `GetArticleForNoun(noun, " ")`: no article for plurals (but `...ss`).
+fn article_for(noun: &str) -> String {
+    if !noun.ends_with("ss") && noun.ends_with('s') {
+        return " ".to_owned();
+    }
+    let vowel = noun.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c));
+    if vowel { " an ".to_owned() } else { " a ".to_owned() }
+}
+
+/// `strings.Title` of one word.
+fn title(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The query parameters of the options type of an action
+/// (`endpoints.AddObjectParams`: the options struct's JSON fields, with
+/// their Go doc).
+fn options_params(action: &str) -> Vec<Param> {
+    let q = Param::query;
+    match action {
+        "get" => vec![q("resourceVersion", "string", RESOURCE_VERSION)],
+        "list" | "deletecollection" => vec![
+            q("labelSelector", "string", LABEL_SELECTOR),
+            q("fieldSelector", "string", FIELD_SELECTOR),
+            q("watch", "boolean", WATCH),
+            q("allowWatchBookmarks", "boolean", ALLOW_WATCH_BOOKMARKS),
+            q("resourceVersion", "string", RESOURCE_VERSION),
+            q("resourceVersionMatch", "string", RESOURCE_VERSION_MATCH),
+            q("timeoutSeconds", "integer", TIMEOUT_SECONDS),
+            q("limit", "integer", LIMIT),
+            q("continue", "string", CONTINUE),
+            q("sendInitialEvents", "boolean", SEND_INITIAL_EVENTS),
+        ],
+        "put" | "post" => vec![
+            q("dryRun", "string", DRY_RUN),
+            q("fieldManager", "string", FIELD_MANAGER),
+            q("fieldValidation", "string", FIELD_VALIDATION),
+        ],
+        "patch" => vec![
+            q("dryRun", "string", DRY_RUN),
+            q("force", "boolean", FORCE),
+            q("fieldManager", "string", FIELD_MANAGER_PATCH),
+            q("fieldValidation", "string", FIELD_VALIDATION),
+        ],
+        "delete" => vec![
+            q("gracePeriodSeconds", "integer", GRACE_PERIOD_SECONDS),
+            q("orphanDependents", "boolean", ORPHAN_DEPENDENTS),
+            q("propagationPolicy", "string", PROPAGATION_POLICY),
+            q("dryRun", "string", DRY_RUN),
+            q("ignoreStoreReadErrorWithClusterBreakingPotential", "boolean", IGNORE_STORE_READ_ERROR),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// `GetOperationIDAndTags`: the operation name gets the group (without
+/// `.k8s.io`) and version spliced in after its verb; the tag is
+/// `<group>_<version>` in lower camel case.
+fn operation_id_and_tag(name: &str, path: &str) -> (String, String) {
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let group = parts.get(1).map_or("", |g| g.strip_suffix(".k8s.io").unwrap_or(g));
+    let version = parts.get(2).copied().unwrap_or("");
+    (operation_id(name, path), format!("{}_{}", valid_operation_id(group, false), valid_operation_id(version, false)))
+}
+
+fn operation_id(name: &str, path: &str) -> String {
+    // The shortest verb that starts the name (`deletecollection` → `delete`).
+    const VERBS: &[&str] =
+        &["get", "log", "read", "replace", "patch", "delete", "watch", "connect", "proxy", "list", "create"];
+    let verb = VERBS.iter().filter(|v| name.starts_with(**v)).min_by_key(|v| v.len()).copied().unwrap_or("");
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let group = parts.get(1).map_or("", |g| g.strip_suffix(".k8s.io").unwrap_or(g));
+    let version = parts.get(2).copied().unwrap_or("");
+    let capital = !verb.is_empty();
+    let prefix = format!("{verb}{}{}", valid_operation_id(group, capital), valid_operation_id(version, true));
+    format!("{prefix}{}", valid_operation_id(&name[verb.len()..], true))
+}
+
+/// `ToValidOperationID`: drops punctuation, and upper-cases the letter
+/// after it (and the first one when `capitalize_first`).
+fn valid_operation_id(s: &str, capitalize_first: bool) -> String {
+    let mut out = String::new();
+    let mut capitalize = capitalize_first;
+    for (i, c) in s.char_indices() {
+        if c.is_alphabetic() || c == '_' || (i != 0 && c.is_numeric()) {
+            if capitalize {
+                out.extend(c.to_uppercase());
+                capitalize = false;
+            } else {
+                out.push(c);
+            }
+        } else {
+            capitalize = true;
+        }
+    }
+    out
+}
+
+/// Routes grouped by path (sorted).
+fn by_path(routes: Vec<Route>) -> BTreeMap<String, Vec<Route>> {
+    let mut out: BTreeMap<String, Vec<Route>> = BTreeMap::new();
+    for route in routes {
+        out.entry(route.path.clone()).or_default().push(route);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Rendering (kube-openapi `builder` for v2, `builder3` for v3).
+
+/// A path item: the parameters every operation has move to the path
+/// (`findCommonParameters`), each operation keeps the rest; both lists
+/// sorted by name, then location.
+fn path_item(routes: &[Route], v2: bool) -> Value {
+    let mut common: Vec<&Param> = Vec::new();
+    if let Some(first) = routes.first() {
+        for p in &first.params {
+            let everywhere = routes.iter().all(|r| r.params.iter().any(|q| q.key() == p.key()));
+            if p.location != In::Body && everywhere {
+                common.push(p);
+            }
+        }
+    }
+    common.sort_by(|a, b| a.key().cmp(&b.key()));
+    let mut item = Map::new();
+    item.insert("parameters".to_owned(), Value::Array(common.iter().map(|p| param_json(p, v2)).collect()));
+    for route in routes {
+        let mut own: Vec<&Param> = route
+            .params
+            .iter()
+            .filter(|p| !common.iter().any(|c| c.key() == p.key()))
+            .filter(|p| v2 || p.location != In::Body)
+            .collect();
+        own.sort_by(|a, b| a.key().cmp(&b.key()));
+        item.insert(route.method.to_lowercase(), operation(route, &own, v2));
+    }
+    Value::Object(item)
+}
+
+fn operation(route: &Route, params: &[&Param], v2: bool) -> Value {
+    let prefix = if v2 { V2_PREFIX } else { V3_PREFIX };
+    let schema = |definition: &str| json!({"$ref": format!("{prefix}{definition}")});
+    let mut op = Map::new();
+    op.insert("description".to_owned(), json!(route.description));
+    op.insert("operationId".to_owned(), json!(route.operation_id));
+    op.insert("tags".to_owned(), json!([route.tag]));
+    op.insert("x-kubernetes-action".to_owned(), json!(route.action));
+    op.insert("x-kubernetes-group-version-kind".to_owned(), route.gvk.clone());
+    if !params.is_empty() {
+        op.insert("parameters".to_owned(), Value::Array(params.iter().map(|p| param_json(p, v2)).collect()));
+    }
+    let mut responses = Map::new();
+    for (code, description, definition) in &route.responses {
+        let response = if v2 {
+            json!({"description": description, "schema": schema(definition)})
+        } else {
+            let content: Map<String, Value> =
+                JSON_YAML.iter().map(|t| ((*t).to_owned(), json!({"schema": schema(definition)}))).collect();
+            json!({"description": description, "content": content})
+        };
+        responses.insert(code.to_string(), response);
+    }
+    responses.insert("401".to_owned(), json!({"description": "Unauthorized"}));
+    op.insert("responses".to_owned(), Value::Object(responses));
+    if v2 {
+        op.insert("consumes".to_owned(), json!(route.consumes));
+        op.insert("produces".to_owned(), json!(JSON_YAML));
+        op.insert("schemes".to_owned(), json!(["https"]));
+    } else if let Some(body) = route.params.iter().find(|p| p.location == In::Body) {
+        let content: Map<String, Value> =
+            route.consumes.iter().map(|t| ((*t).to_owned(), json!({"schema": schema(&body.ty)}))).collect();
+        let mut request = Map::from_iter([("content".to_owned(), Value::Object(content))]);
+        if body.required {
+            request.insert("required".to_owned(), json!(true));
+        }
+        op.insert("requestBody".to_owned(), Value::Object(request));
+    }
+    Value::Object(op)
+}
+
+/// A parameter object: v2 keeps the type beside the name, v3 puts it in a
+/// `schema`; kube-openapi marks every single-valued parameter
+/// `uniqueItems`.
+fn param_json(p: &Param, v2: bool) -> Value {
+    let mut m = Map::new();
+    if !p.description.is_empty() {
+        m.insert("description".to_owned(), json!(p.description));
+    }
+    m.insert("name".to_owned(), json!(p.name));
+    m.insert("in".to_owned(), json!(p.location.as_str()));
+    if p.required {
+        m.insert("required".to_owned(), json!(true));
+    }
+    match (p.location, v2) {
+        (In::Body, _) => {
+            m.insert("schema".to_owned(), json!({"$ref": format!("{V2_PREFIX}{}", p.ty)}));
+        }
+        (_, true) => {
+            m.insert("type".to_owned(), json!(p.ty));
+            m.insert("uniqueItems".to_owned(), json!(true));
+        }
+        (_, false) => {
+            m.insert("schema".to_owned(), json!({"type": p.ty, "uniqueItems": true}));
+        }
+    }
+    Value::Object(m)
+}
+
+// ---------------------------------------------------------------------------
+// Shared v2 parameters (kube-openapi `builder/parameters.go`).
+
+/// Replaces every shareable parameter of the v2 `paths` by a reference to
+/// `#/parameters/<name>-<hash>` and returns those parameters. Not shared:
+/// `name` (its description names the kind), `dryRun` and `fieldValidation`
+/// (kubectl looked for them inline), and bodies that hold a CRD's own
+/// definition. The hash is kube-openapi's: FNV-1 (64 bit) of the
+/// parameter's Go JSON encoding, first 6 bytes, URL-safe base64; so the
+/// names are those of the API server's own document.
+fn share_parameters(paths: &mut Map<String, Value>) -> Map<String, Value> {
+    let mut shared: BTreeMap<String, (String, Value)> = BTreeMap::new();
+    visit_parameters(paths, &mut |p| {
+        if let Some(key) = shareable_key(p) {
+            shared.entry(key).or_insert_with(|| (String::new(), p.clone()));
+        }
+    });
+    // Named in the order of their encodings, so hash collisions resolve
+    // the same way every time.
+    let mut names: BTreeMap<String, Value> = BTreeMap::new();
+    for (key, (name, param)) in shared.iter_mut() {
+        let base = param.get("name").and_then(Value::as_str).unwrap_or("param").to_owned();
+        let mut candidate = format!("{base}-{}", hash_name(key));
+        let mut i = 0;
+        while names.contains_key(&candidate) {
+            i += 1;
+            candidate = format!("{base}-{i}");
+        }
+        names.insert(candidate.clone(), param.clone());
+        *name = candidate;
+    }
+    visit_parameters(paths, &mut |p| {
+        if let Some((name, _)) = shareable_key(p).and_then(|k| shared.get(&k)) {
+            *p = json!({"$ref": format!("#/parameters/{name}")});
+        }
+    });
+    names.into_iter().collect()
+}
+
+/// Calls `f` on every parameter of every operation and path.
+fn visit_parameters(paths: &mut Map<String, Value>, f: &mut dyn FnMut(&mut Value)) {
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        for (key, value) in item.iter_mut() {
+            let params = if key == "parameters" { Some(value) } else { value.get_mut("parameters") };
+            if let Some(Value::Array(params)) = params {
+                params.iter_mut().for_each(&mut *f);
+            }
+        }
+    }
+}
+
+/// The Go JSON encoding of a shareable parameter, `None` when it is not.
+fn shareable_key(p: &Value) -> Option<String> {
+    let field = |k: &str| p.get(k).and_then(Value::as_str);
+    let (name, location) = (field("name")?, field("in")?);
+    if p.get("$ref").is_some()
+        || (name == "name" && matches!(location, "query" | "path"))
+        || (location == "query" && matches!(name, "fieldValidation" | "dryRun"))
+    {
+        return None;
+    }
+    let schema_ref = p.get("schema").and_then(|s| s.get("$ref")).and_then(Value::as_str);
+    if location == "body" && !schema_ref.is_some_and(|r| r.starts_with("#/definitions/io.k8s.apimachinery")) {
+        return None;
+    }
+    Some(go_json(p))
+}
+
+/// A parameter as Go's `spec.Parameter` marshals it: the validations
+/// (`uniqueItems`), then the simple schema (`type`), then `description`,
+/// `name`, `in`, `required`, `schema`.
+fn go_json(p: &Value) -> String {
+    let mut fields = Vec::new();
+    if p.get("uniqueItems") == Some(&Value::Bool(true)) {
+        fields.push("\"uniqueItems\":true".to_owned());
+    }
+    for key in ["type", "description", "name", "in"] {
+        if let Some(s) = p.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            fields.push(format!("\"{key}\":{}", go_string(s)));
+        }
+    }
+    if p.get("required") == Some(&Value::Bool(true)) {
+        fields.push("\"required\":true".to_owned());
+    }
+    if let Some(r) = p.get("schema").and_then(|s| s.get("$ref")).and_then(Value::as_str) {
+        fields.push(format!("\"schema\":{{\"$ref\":{}}}", go_string(r)));
+    }
+    format!("{{{}}}", fields.join(","))
+}
+
+/// A JSON string as Go's `encoding/json` writes it (HTML-safe escaping).
+fn go_string(s: &str) -> String {
+    let mut out = String::new();
+    crate::gofmt::write_json_string(s, &mut out);
+    out
+}
+
+/// kube-openapi's `base64Hash`: FNV-1 64 of the text, first 6 bytes,
+/// URL-safe base64 (8 characters).
+fn hash_name(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        hash ^= u64::from(byte);
+    }
+    let bytes = hash.to_be_bytes();
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes[..6].chunks(3) {
+        let n = (u32::from(chunk[0]) << 16) | (u32::from(chunk[1]) << 8) | u32::from(chunk[2]);
+        for shift in [18, 12, 6, 0] {
+            out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The options' field documentation (`types_swagger_doc_generated.go`).
+
+const RESOURCE_VERSION: &str = "resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.\n\nDefaults to unset";
+const RESOURCE_VERSION_MATCH: &str = "resourceVersionMatch determines how resourceVersion is applied to list calls. It is highly recommended that resourceVersionMatch be set for list calls where resourceVersion is set See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.\n\nDefaults to unset";
+const LABEL_SELECTOR: &str =
+    "A selector to restrict the list of returned objects by their labels. Defaults to everything.";
+const FIELD_SELECTOR: &str =
+    "A selector to restrict the list of returned objects by their fields. Defaults to everything.";
+const WATCH: &str = "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.";
+const ALLOW_WATCH_BOOKMARKS: &str = "allowWatchBookmarks requests watch events with type \"BOOKMARK\". Servers that do not implement bookmarks may ignore this flag and bookmarks are sent at the server's discretion. Clients should not assume bookmarks are returned at any specific interval, nor may they assume the server will send any BOOKMARK event during a session. If this is not a watch, this field is ignored.";
+const TIMEOUT_SECONDS: &str =
+    "Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.";
+const LIMIT: &str = "limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results. Setting a limit may return fewer than the requested amount of items (up to zero items) in the event all requested objects are filtered out and clients should only use the presence of the continue field to determine whether more results are available. Servers may choose not to support the limit argument and will return all of the available results. If limit is specified and the continue field is empty, clients may assume that no more results are available. This field is not supported if watch is true.\n\nThe server guarantees that the objects returned when using continue will be identical to issuing a single list call without a limit - that is, no objects created, modified, or deleted after the first request is issued will be included in any subsequent continued requests. This is sometimes referred to as a consistent snapshot, and ensures that a client that is using limit to receive smaller chunks of a very large result can ensure they see all possible objects. If objects are updated during a chunked list the version of the object that was present at the time the first list result was calculated is returned.";
+const CONTINUE: &str = "The continue option should be set when retrieving more results from the server. Since this value is server defined, clients may only use the continue value from a previous query result with identical query parameters (except for the value of continue) and the server may reject a continue value it does not recognize. If the specified continue value is no longer valid whether due to expiration (generally five to fifteen minutes) or a configuration change on the server, the server will respond with a 410 ResourceExpired error together with a continue token. If the client needs a consistent list, it must restart their list without the continue field. Otherwise, the client may send another list request with the token received with the 410 error, the server will respond with a list starting from the next key, but from the latest snapshot, which is inconsistent from the previous list results - objects that are created, modified, or deleted after the first list request will be included in the response, as long as their keys are after the \"next key\".\n\nThis field is not supported when watch is true. Clients may start a watch from the last resourceVersion value returned by the server and not miss any modifications.";
+const SEND_INITIAL_EVENTS: &str = "`sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic \"Bookmark\" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `\"k8s.io/initial-events-end\": \"true\"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.\n\nWhen `sendInitialEvents` option is set, we require `resourceVersionMatch` option to also be set. The semantic of the watch request is as following: - `resourceVersionMatch` = NotOlderThan\n  is interpreted as \"data at least as new as the provided `resourceVersion`\"\n  and the bookmark event is send when the state is synced\n  to a `resourceVersion` at least as fresh as the one provided by the ListOptions.\n  If `resourceVersion` is unset, this is interpreted as \"consistent read\" and the\n  bookmark event is send when the state is synced at least to the moment\n  when request started being processed.\n- `resourceVersionMatch` set to any other value or unset\n  Invalid error is returned.\n\nDefaults to true if `resourceVersion=\"\"` or `resourceVersion=\"0\"` (for backward compatibility reasons) and to false otherwise.";
+const DRY_RUN: &str = "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed";
+const FIELD_MANAGER: &str = "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.";
+const FIELD_MANAGER_PATCH: &str = "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).";
+const FIELD_VALIDATION: &str = "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.";
+const FORCE: &str = "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.";
+const GRACE_PERIOD_SECONDS: &str = "The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.";
+const ORPHAN_DEPENDENTS: &str = "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the \"orphan\" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.";
+const PROPAGATION_POLICY: &str = "Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.";
+const IGNORE_STORE_READ_ERROR: &str = "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error. A resource is considered corrupt if it can not be retrieved from the underlying storage successfully because of a) its data can not be transformed e.g. decryption failure, or b) it fails to decode into an object. NOTE: unsafe deletion ignores finalizer constraints, skips precondition checks, and removes the object from the storage. WARNING: This may potentially break the cluster if the workload associated with the resource being unsafe-deleted relies on normal deletion flow. Use only if you REALLY know what you are doing. The default value is false, and the user must opt in to enable it";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crd::CustomResourceDefinition;
+
+    fn crd(scope: &str) -> CrdSpec {
+        let manifest = json!({
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "scope": scope,
+                "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                "versions": [
+                    {"name": "v1beta1", "served": true, "storage": false,
+                     "schema": {"openAPIV3Schema": {"type": "object"}}},
+                    {"name": "v1", "served": true, "storage": true,
+                     "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}},
+                     "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                         "spec": {"type": "object", "properties": {
+                             "replicas": {"type": "integer", "default": 1},
+                             "default": {"type": "string", "default": "x"}}}}}}},
+                    {"name": "v2alpha1", "served": false, "storage": false},
+                ],
+            },
+        });
+        CustomResourceDefinition::from_manifest(&manifest).map(|c| c.spec).unwrap_or_default()
+    }
+
+    #[test]
+    fn shared_parameter_names_are_kube_openapis() {
+        // The names in Kubernetes' own api/openapi-spec/swagger.json.
+        let expected = [
+            ("pretty", "pretty-tJGM1-ng"),
+            ("allowWatchBookmarks", "allowWatchBookmarks-HC2hJt-J"),
+            ("continue", "continue-QfD61s0i"),
+            ("fieldSelector", "fieldSelector-xIcQKXFG"),
+            ("labelSelector", "labelSelector-5Zw57w4C"),
+            ("limit", "limit-1NfNmdNH"),
+            ("resourceVersion", "resourceVersion-5WAnf1kx"),
+            ("resourceVersionMatch", "resourceVersionMatch-t8XhRHeC"),
+            ("sendInitialEvents", "sendInitialEvents-rLXlEK_k"),
+            ("timeoutSeconds", "timeoutSeconds-yvYezaOC"),
+            ("watch", "watch-XNNPZGbK"),
+            ("force", "force-tOGGb0Yi"),
+            ("gracePeriodSeconds", "gracePeriodSeconds--K5HaBOS"),
+            ("orphanDependents", "orphanDependents-uRB25kX5"),
+            ("propagationPolicy", "propagationPolicy-6jk3prlO"),
+        ];
+        let mut params: Vec<Param> = ["list", "patch", "delete"].iter().flat_map(|a| options_params(a)).collect();
+        params.push(Param::query("pretty", "string", "If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget)."));
+        for (name, shared) in expected {
+            let p = params.iter().find(|p| p.name == name).map(|p| param_json(p, true)).unwrap_or_default();
+            assert_eq!(format!("{name}-{}", hash_name(&go_json(&p))), shared);
+        }
+        let namespace = param_json(
+            &Param::path("namespace", "object name and auth scope, such as for teams and projects".to_owned()),
+            true,
+        );
+        assert_eq!(hash_name(&go_json(&namespace)), "vgWSWtn3");
+        let managers: Vec<String> = [FIELD_MANAGER, FIELD_MANAGER_PATCH]
+            .iter()
+            .map(|d| hash_name(&go_json(&param_json(&Param::query("fieldManager", "string", d), true))))
+            .collect();
+        assert_eq!(managers, ["Qy4HdaTW", "7c6nTn1T"]);
+        assert_eq!(hash_name(&go_json(&param_json(&Param::body(DELETE_OPTIONS, false), true))), "2Y1dVQaQ");
+        assert_eq!(hash_name(&go_json(&param_json(&Param::body(PATCH, true), true))), "78PwaGsr");
+    }
+
+    #[test]
+    fn go_strings_escape_like_encoding_json() {
+        assert_eq!(go_string("a<b>&\"\\\n\u{1}'"), r#""a\u003cb\u003e\u0026\"\\\n\u0001'""#);
+    }
+
+    #[test]
+    fn versions_sort_by_kubernetes_priority() {
+        let mut names =
+            ["foo10", "v1", "v11alpha2", "v10beta3", "v2", "foo1", "v3beta1", "v12alpha1", "v10", "v11beta2"];
+        names.sort_by(|a, b| version_order(a, b));
+        assert_eq!(
+            names,
+            ["v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2", "foo1", "foo10"]
+        );
+        assert_eq!(kube_version("v1alpha"), None);
+        assert_eq!(kube_version("vbeta1"), None);
+        assert_eq!(preferred_version(&crd("Namespaced")), Some("v1"));
+        assert_eq!(preferred_version(&CrdSpec::default()), None);
+    }
+
+    #[test]
+    fn operation_ids_and_descriptions_follow_the_api_server() {
+        let (id, tag) =
+            operation_id_and_tag("deletecollectionAPIService", "/apis/apiregistration.k8s.io/v1/apiservices");
+        assert_eq!((id.as_str(), tag.as_str()), ("deleteApiregistrationV1CollectionAPIService", "apiregistration_v1"));
+        let (id, tag) = operation_id_and_tag(
+            "readNamespacedIssuerStatus",
+            "/apis/cert-manager.io/v1/namespaces/{namespace}/issuers/{name}/status",
+        );
+        assert_eq!((id.as_str(), tag.as_str()), ("readCertManagerIoV1NamespacedIssuerStatus", "certManagerIo_v1"));
+        let r = Resource { group: "g", version: "v1", kind: "Issuer", namespaced: true };
+        assert_eq!(r.description("", "create"), "create an Issuer");
+        assert_eq!(r.description("", "list"), "list objects of kind Issuer");
+        assert_eq!(r.description("status", "read"), "read status of the specified Issuer");
+        assert_eq!(r.description("scale", "patch"), "partially update scale of the specified Issuer");
+        assert_eq!(r.description("", "deletecollection"), "delete collection of Issuer");
+        let plural = Resource { kind: "Endpoints", ..r };
+        assert_eq!(plural.description("", "delete"), "delete Endpoints");
+    }
+
+    #[test]
+    fn v3_document_has_the_resource_routes() {
+        let doc = document(&[crd("Namespaced")], "v1", Format::V3).unwrap_or_default();
+        let paths: Vec<&String> = doc["paths"].as_object().map(|p| p.keys().collect()).unwrap_or_default();
+        assert_eq!(
+            paths,
+            [
+                "/apis/example.com/v1/namespaces/{namespace}/widgets",
+                "/apis/example.com/v1/namespaces/{namespace}/widgets/{name}",
+                "/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/scale",
+                "/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/status",
+                "/apis/example.com/v1/widgets",
+            ]
+        );
+        let all = &doc["paths"]["/apis/example.com/v1/widgets"];
+        assert_eq!(all["get"]["operationId"], "listExampleComV1WidgetForAllNamespaces");
+        assert_eq!(all["parameters"].as_array().map(Vec::len), Some(11), "every list parameter is common");
+        let scale = &doc["paths"]["/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/scale"];
+        assert_eq!(
+            scale["put"]["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.autoscaling.v1.Scale"
+        );
+        assert!(doc["components"]["schemas"]["io.k8s.api.autoscaling.v1.ScaleSpec"].is_object());
+        let kind = &doc["components"]["schemas"]["com.example.v1.Widget"];
+        assert_eq!(kind["properties"]["spec"]["properties"]["replicas"]["default"], 1);
+    }
+
+    #[test]
+    fn v2_document_shares_parameters_and_drops_defaults() {
+        let doc = document(&[crd("Cluster")], "v1", Format::V2).unwrap_or_default();
+        assert_eq!(doc["swagger"], "2.0");
+        assert!(doc["parameters"]["pretty-tJGM1-ng"].is_object());
+        assert!(doc["parameters"]["body-78PwaGsr"].is_object());
+        let spec = &doc["definitions"]["com.example.v1.Widget"]["properties"]["spec"];
+        assert!(spec["properties"]["replicas"].get("default").is_none());
+        assert!(spec["properties"]["default"].is_object(), "a property named default stays");
+        let put = &doc["paths"]["/apis/example.com/v1/widgets/{name}"]["put"];
+        assert_eq!(put["parameters"][0]["schema"]["$ref"], "#/definitions/com.example.v1.Widget");
+        assert_eq!(put["parameters"][1]["name"], "dryRun", "dryRun stays inline");
+    }
+
+    #[test]
+    fn errors_name_groups_and_versions() {
+        let mut other = crd("Cluster");
+        other.group = "other.io".to_owned();
+        let err = document(&[crd("Cluster"), other], "v1", Format::V3).err().unwrap_or_default();
+        assert!(err.contains("several groups (example.com, other.io)"), "{err}");
+        let err = document(&[crd("Cluster")], "v2alpha1", Format::V3).err().unwrap_or_default();
+        assert_eq!(err, "no CRD of group example.com serves version \"v2alpha1\" (served versions: v1, v1beta1)");
+        assert_eq!(document(&[], "v1", Format::V3).err().as_deref(), Some("no CRD given"));
+    }
+
+    #[test]
+    fn same_input_same_bytes() {
+        let a = serde_json::to_string(&document(&[crd("Namespaced")], "v1", Format::V2).unwrap_or_default());
+        let b = serde_json::to_string(&document(&[crd("Namespaced")], "v1", Format::V2).unwrap_or_default());
+        assert_eq!(a.ok(), b.ok());
+    }
+}
