@@ -116,16 +116,18 @@ fn generate(check: bool) -> Result<()> {
     Ok(())
 }
 
-/// Rewrites the snapshots: the generator's code and the derive's schemas.
+/// Rewrites the snapshots: the generator's code, `crd explain` output, the
+/// derive's schemas and the embedded meta/v1 OpenAPI definitions.
 fn bless() -> Result<()> {
-    run(
-        cargo().args(["test", "-p", "crd-codegen", "--test", "snapshots"]).env("CRD_BLESS", "1"),
-        "the snapshot tests",
-    )?;
-    run(
-        cargo().args(["test", "-p", "crd-tests", "--test", "derive_snapshots"]).env("CRD_BLESS", "1"),
-        "the derive snapshot tests",
-    )
+    for (package, test, what) in [
+        ("crd-codegen", "snapshots", "the snapshot tests"),
+        ("crd-codegen", "explain", "the crd explain snapshot tests"),
+        ("crd-tests", "derive_snapshots", "the derive snapshot tests"),
+        ("crd-tests", "openapi_meta", "the meta/v1 definitions"),
+    ] {
+        run(cargo().args(["test", "-p", package, "--test", test]).env("CRD_BLESS", "1"), what)?;
+    }
+    Ok(())
 }
 
 fn main() -> Result<()> {
