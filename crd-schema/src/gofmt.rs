@@ -210,6 +210,19 @@ fn write_json(v: &Value, out: &mut String) {
     }
 }
 
+/// Sorts object keys at every depth, as Go's `encoding/json` writes maps
+/// (bytewise key order).
+pub fn sort_keys(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
+}
+
 /// A JSON string as Go's encoder writes it.
 pub fn write_json_string(s: &str, out: &mut String) {
     out.push('"');

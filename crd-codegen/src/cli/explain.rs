@@ -597,8 +597,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--crd" => parsed.crds.push(PathBuf::from(iter.next().ok_or("`--crd` needs a value")?)),
-            "--version" => parsed.version = Some(iter.next().cloned().ok_or("`--version` needs a value")?),
+            "--crd" => parsed.crds.push(PathBuf::from(super::flag_value(&mut iter, "--crd")?)),
+            "--version" => parsed.version = Some(super::flag_value(&mut iter, "--version")?),
             "--recursive" => parsed.recursive = true,
             a if a.starts_with('-') => return Err(format!("unknown option `{a}` for `crd explain`")),
             a if resource.is_some() => {

@@ -136,18 +136,15 @@ fn prune_command(args: &[String]) -> Result<prune::Args, String> {
     let (mut crds, mut schema, mut version, mut root) = (Vec::new(), None, None, false);
     let (mut no_default, mut format, mut inputs) = (false, prune::Format::Yaml, Vec::new());
     let mut iter = args.iter();
-    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
-        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
-    };
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--crd" => crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
-            "--schema" => schema = Some(PathBuf::from(value(&mut iter, "--schema")?)),
-            "--version" => version = Some(value(&mut iter, "--version")?),
+            "--crd" => crds.push(PathBuf::from(flag_value(&mut iter, "--crd")?)),
+            "--schema" => schema = Some(PathBuf::from(flag_value(&mut iter, "--schema")?)),
+            "--version" => version = Some(flag_value(&mut iter, "--version")?),
             "--root" => root = true,
             "--no-default" => no_default = true,
             "--format" => {
-                format = match value(&mut iter, "--format")?.as_str() {
+                format = match flag_value(&mut iter, "--format")?.as_str() {
                     "yaml" => prune::Format::Yaml,
                     "json" => prune::Format::Json,
                     other => return Err(format!("unknown format `{other}`; expected `yaml` or `json`")),
@@ -174,14 +171,11 @@ fn validate_command(args: &[String]) -> Result<validate::Args, String> {
     let (mut crds, mut schema, mut old, mut inputs) = (Vec::new(), None, Vec::new(), Vec::new());
     let mut format = check::Format::Text;
     let mut iter = args.iter();
-    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
-        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
-    };
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--crd" => crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
-            "--schema" => schema = Some(PathBuf::from(value(&mut iter, "--schema")?)),
-            "--old" => old.push(PathBuf::from(value(&mut iter, "--old")?)),
+            "--crd" => crds.push(PathBuf::from(flag_value(&mut iter, "--crd")?)),
+            "--schema" => schema = Some(PathBuf::from(flag_value(&mut iter, "--schema")?)),
+            "--old" => old.push(PathBuf::from(flag_value(&mut iter, "--old")?)),
             "--format" => format = parse_format(iter.next().map(String::as_str))?,
             a if a.starts_with("--format=") => format = parse_format(Some(&a["--format=".len()..]))?,
             a if a.starts_with('-') && a != "-" => return Err(format!("unknown option `{a}` for `crd validate`")),
@@ -198,6 +192,11 @@ fn validate_command(args: &[String]) -> Result<validate::Args, String> {
         return Err("`crd validate` needs at least one input file".to_owned());
     }
     Ok(validate::Args { target, old, format, inputs })
+}
+
+/// The value after option `flag`; a usage error when the arguments end.
+fn flag_value(iter: &mut std::slice::Iter<'_, String>, flag: &str) -> Result<String, String> {
+    iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
 }
 
 fn parse_format(value: Option<&str>) -> Result<check::Format, String> {

@@ -15,6 +15,8 @@ use std::path::PathBuf;
 use crd_schema::crd::{self, CustomResourceDefinition};
 use crd_schema::openapi::{Format, document, preferred_version};
 
+use super::flag_value;
+
 /// The parsed command line of `crd openapi`.
 #[derive(Debug, Default)]
 struct Args {
@@ -52,16 +54,13 @@ the CRDs' group-version. --version defaults to the preferred served version.";
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut parsed = Args::default();
     let mut iter = args.iter();
-    let value = |iter: &mut std::slice::Iter<'_, String>, flag: &str| {
-        iter.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"))
-    };
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--crd" => parsed.crds.push(PathBuf::from(value(&mut iter, "--crd")?)),
-            "--version" => parsed.version = Some(value(&mut iter, "--version")?),
-            "--group" => parsed.group = Some(value(&mut iter, "--group")?),
+            "--crd" => parsed.crds.push(PathBuf::from(flag_value(&mut iter, "--crd")?)),
+            "--version" => parsed.version = Some(flag_value(&mut iter, "--version")?),
+            "--group" => parsed.group = Some(flag_value(&mut iter, "--group")?),
             "--v2" => parsed.v2 = true,
-            "-o" | "--output" => parsed.output = Some(PathBuf::from(value(&mut iter, "-o")?)),
+            "-o" | "--output" => parsed.output = Some(PathBuf::from(flag_value(&mut iter, "-o")?)),
             "--help" | "-h" => return Ok(None),
             a if a.starts_with('-') && a != "-" => return Err(format!("unknown option `{a}` for `crd openapi`")),
             a => parsed.crds.push(PathBuf::from(a)),

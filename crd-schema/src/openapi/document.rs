@@ -107,7 +107,11 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
         doc.insert("paths".to_owned(), Value::Object(paths));
         doc.insert("components".to_owned(), json!({"schemas": schemas}));
     }
-    Ok(sorted(Value::Object(doc)))
+    // Keys sorted at every depth, as the API server's Go maps and the
+    // checked-in Kubernetes specs have them.
+    let mut doc = Value::Object(doc);
+    crate::gofmt::sort_keys(&mut doc);
+    Ok(doc)
 }
 
 /// The version clients prefer: the served version that sorts first by
@@ -178,20 +182,6 @@ fn strip_defaults(schema: &mut Value) {
     meta::walk_schemas(schema, &mut |node| {
         node.remove("default");
     });
-}
-
-/// Object keys sorted at every depth (as the API server's Go maps and the
-/// checked-in Kubernetes specs have them).
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
-    }
 }
 
 // ---------------------------------------------------------------------------

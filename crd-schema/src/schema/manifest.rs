@@ -128,24 +128,13 @@ fn sort_data_keys(schema: &mut Value) {
         Value::Object(map) => {
             for (key, value) in map.iter_mut() {
                 if DATA_KEYWORDS.contains(&key.as_str()) {
-                    sort_keys(value);
+                    crate::gofmt::sort_keys(value);
                 } else {
                     sort_data_keys(value);
                 }
             }
         }
         Value::Array(items) => items.iter_mut().for_each(sort_data_keys),
-        _ => {}
-    }
-}
-
-fn sort_keys(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.sort_keys();
-            map.values_mut().for_each(sort_keys);
-        }
-        Value::Array(items) => items.iter_mut().for_each(sort_keys),
         _ => {}
     }
 }
