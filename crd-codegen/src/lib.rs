@@ -78,6 +78,7 @@ pub struct Builder {
     crd_schema_path: Option<String>,
     k8s_openapi_path: Option<String>,
     file_name: Option<String>,
+    limits: crd_schema::limits::Limits,
 }
 
 impl Builder {
@@ -90,6 +91,14 @@ impl Builder {
     /// `.yml` and `.json` files. Every CRD found is generated.
     pub fn crd(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.inputs.push(Input::Path(path.as_ref().to_owned()));
+        self
+    }
+
+    /// Bounds on the inputs' size and shape (default:
+    /// [`Limits::default`](crd_schema::limits::Limits)); an input beyond
+    /// them is an error naming the file, the place and the limit.
+    pub fn limits(&mut self, limits: crd_schema::limits::Limits) -> &mut Self {
+        self.limits = limits;
         self
     }
 
@@ -184,8 +193,10 @@ impl Builder {
         let mut sources: Vec<String> = Vec::new();
         for input in &self.inputs {
             let (label, loaded) = match input {
-                Input::Path(path) => (path.display().to_string(), crd::load(path)),
-                Input::Source { name, text } => (name.clone(), vec![crd::parse_source(name, text.as_bytes())]),
+                Input::Path(path) => (path.display().to_string(), crd::load_with(path, &self.limits)),
+                Input::Source { name, text } => {
+                    (name.clone(), vec![crd::parse_source_with(name, text.as_bytes(), &self.limits)])
+                }
             };
             let before = crds.len();
             for file in loaded {

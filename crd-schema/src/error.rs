@@ -23,7 +23,7 @@ pub enum Error {
         /// Byte offset of the first invalid byte.
         offset: usize,
     },
-    /// YAML or JSON syntax error, or a budget (depth, size, aliases) exceeded.
+    /// YAML or JSON syntax error.
     #[error("{file}:{line}:{column}: {message}")]
     Syntax {
         /// The file.
@@ -33,6 +33,19 @@ pub enum Error {
         /// 1-based column (0 when unknown).
         column: u64,
         /// What is wrong.
+        message: String,
+    },
+    /// A bound of [`crate::limits::Limits`] was exceeded.
+    #[error("{file}{}: {message}", position.map(|p| format!(":{p}")).unwrap_or_default())]
+    Limit {
+        /// The file.
+        file: String,
+        /// Where in the file, when known.
+        position: Option<crate::yaml::Position>,
+        /// Which limit.
+        limit: crate::limits::Limit,
+        /// What exceeded it, and the limit (`pattern is 20000 bytes, more
+        /// than the limit of 16384 (max-pattern-bytes)`).
         message: String,
     },
     /// The input holds nothing to work on.

@@ -13,11 +13,12 @@
 //!   schema; [`resource`]: every check the API server runs on a custom
 //!   resource when it is created or updated;
 //! - [`schema`]: Rust types → structural schemas and CRD manifests
-//!   (`#[derive(CustomResourceSchema)]` with feature `derive`).
+//!   (`#[derive(CustomResourceSchema)]` with feature `derive`);
+//! - [`limits`]: bounds on input size and shape, for every reader.
 //!
 //! Error policy: problems found in schemas are data ([`field::FieldError`],
 //! rendered byte-for-byte as Kubernetes renders them); only operational
-//! failures (I/O, YAML syntax, budgets) are [`Error`]s. Nothing panics on
+//! failures (I/O, YAML syntax, [`limits`]) are [`Error`]s. Nothing panics on
 //! user input.
 
 #[cfg(feature = "cel")]
@@ -28,6 +29,7 @@ pub mod error;
 pub mod field;
 pub mod gofmt;
 pub mod goregexp;
+pub mod limits;
 pub mod listtype;
 pub mod objectmeta;
 pub mod openapi;

@@ -9,7 +9,7 @@
 //! (`sigs.k8s.io/yaml` over go-yaml v2): `yes`/`no`/`on`/`off` are booleans,
 //! `0777` is octal, duplicate keys are errors, non-string keys become their
 //! string form (`true`, `1`), and aliases, nesting depth and document size
-//! are budgeted so hostile input fails fast with a clear error. JSON is read
+//! are bounded ([`Limits`]) so hostile input fails fast with a clear error. JSON is read
 //! by the same reader, since JSON is YAML; this keeps line and column
 //! information for JSON files too.
 
@@ -22,10 +22,12 @@ use serde_saphyr::{Spanned, budget::Budget};
 
 use crate::error::{Error, Result};
 use crate::gofmt;
+use crate::limits::{Limit, Limits};
 
-/// Deepest nesting of collections accepted. Real CRDs stay below 40; the
-/// limit keeps every recursive algorithm far from the stack's end.
-pub const MAX_DEPTH: usize = 256;
+/// Deepest nesting of collections accepted by default
+/// ([`Limits::max_depth`]). Real CRDs stay below 40; the limit keeps every
+/// recursive algorithm far from the stack's end.
+pub const MAX_DEPTH: usize = Limits::DEFAULT.max_depth;
 
 /// A 1-based line and column in a source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -183,13 +185,23 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-fn options() -> serde_saphyr::Options {
+fn options(limits: &Limits) -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     let mut budget = Budget::default();
-    budget.max_depth = MAX_DEPTH;
-    budget.max_nodes = 4_000_000;
-    budget.max_events = 8_000_000;
+    budget.max_depth = limits.max_depth;
+    budget.flow_nesting_limit = limits.max_depth;
+    budget.max_nodes = limits.max_nodes;
+    // Every node is at most two events (start and end); the rest are
+    // document and stream markers, one per document.
+    budget.max_events = limits.max_nodes.saturating_mul(2).saturating_add(1024);
+    budget.max_documents = limits.max_nodes;
+    budget.max_aliases = limits.max_aliases;
+    budget.max_anchors = limits.max_aliases;
+    budget.max_total_scalar_bytes = limits.max_input_bytes;
+    budget.max_recorded_anchor_bytes = limits.max_input_bytes;
+    budget.max_recorded_anchor_events = limits.max_nodes;
     options.budget = Some(budget);
+    options.alias_limits.max_total_replayed_events = limits.max_nodes;
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
     options.legacy_octal_numbers = true;
     options.strict_booleans = false;
@@ -232,11 +244,20 @@ fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> Valu
     }
 }
 
-/// Parses every document of `text`. Empty documents are skipped. `file`
-/// names the source in errors.
+/// Parses every document of `text` within the default [`Limits`]. Empty
+/// documents are skipped. `file` names the source in errors.
 pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
+    parse_documents_with(file, text, &Limits::default())
+}
+
+/// Parses every document of `text` within `limits`. Empty documents are
+/// skipped. `file` names the source in errors.
+pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
+    if text.len() > limits.max_input_bytes {
+        return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", text.len())));
+    }
     let nodes: Vec<Option<Spanned<Node>>> =
-        serde_saphyr::from_multiple_with_options(text, options()).map_err(|e| syntax_error(file, &e))?;
+        serde_saphyr::from_multiple_with_options(text, options(limits)).map_err(|e| syntax_error(file, &e, limits))?;
     let mut documents = Vec::new();
     for node in nodes.into_iter().flatten() {
         if matches!(node.value, Node::Null) {
@@ -250,16 +271,62 @@ pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
     Ok(documents)
 }
 
-fn syntax_error(file: &str, e: &serde_saphyr::Error) -> Error {
+fn syntax_error(file: &str, e: &serde_saphyr::Error, limits: &Limits) -> Error {
     let location = e.location();
     let (line, column) = location.map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+    let position = location.map(|_| Position { line, column });
+    if let Some((limit, what)) = budget_breach(e) {
+        return limits.breach(limit, file, position, what);
+    }
     let message = e.without_snippet().to_string();
     // The rendered message may repeat the position; keep the first line.
     let mut message = message.lines().next().unwrap_or("invalid YAML").to_owned();
-    if message.contains("recursion limit exceeded") || message.contains("max_depth") {
-        message = format!("document nested more than {MAX_DEPTH} levels deep ({message})");
+    if message.contains("recursion limit exceeded") {
+        return limits.breach(Limit::Depth, file, position, message);
+    }
+    if message.is_empty() {
+        message = "invalid YAML".to_owned();
     }
     Error::Syntax { file: file.to_owned(), line, column, message }
+}
+
+/// The limit a budget breach of the reader stands for, and what exceeded it.
+fn budget_breach(e: &serde_saphyr::Error) -> Option<(Limit, String)> {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let breach = match e {
+        serde_saphyr::Error::Budget { breach, .. } => breach,
+        serde_saphyr::Error::AliasError { error, .. } | serde_saphyr::Error::WithSnippet { error, .. } => {
+            return budget_breach(error);
+        }
+        serde_saphyr::Error::AliasReplayLimitExceeded { total_replayed_events, .. } => {
+            return Some((Limit::Nodes, format!("{total_replayed_events} nodes from alias expansion")));
+        }
+        serde_saphyr::Error::AliasExpansionLimitExceeded { expansions, .. } => {
+            return Some((Limit::Aliases, format!("{expansions} expansions of one anchor")));
+        }
+        serde_saphyr::Error::AliasReplayStackDepthExceeded { depth, .. } => {
+            return Some((Limit::Depth, format!("aliases nested {depth} deep")));
+        }
+        _ => return None,
+    };
+    Some(match breach {
+        B::Depth { depth } => (Limit::Depth, format!("depth {depth}")),
+        B::Aliases { aliases } => (Limit::Aliases, format!("{aliases} alias uses")),
+        B::Anchors { anchors } => (Limit::Aliases, format!("{anchors} anchors")),
+        B::AliasAnchorRatio { .. } => {
+            (Limit::Aliases, "aliases far outnumber anchors (alias expansion bomb)".to_owned())
+        }
+        B::Nodes { nodes } => (Limit::Nodes, format!("{nodes} nodes after alias expansion")),
+        B::RecordedAnchorEvents { recorded_anchor_events } => {
+            (Limit::Nodes, format!("{recorded_anchor_events} nodes recorded for alias expansion"))
+        }
+        B::Events { events } => (Limit::Nodes, format!("{events} parser events after alias expansion")),
+        B::Documents { documents } => (Limit::Nodes, format!("{documents} documents")),
+        B::ScalarBytes { total_scalar_bytes } => {
+            (Limit::InputBytes, format!("{total_scalar_bytes} bytes of scalars after alias expansion"))
+        }
+        other => (Limit::Nodes, format!("{other:?}")),
+    })
 }
 
 #[cfg(test)]
@@ -320,5 +387,59 @@ mod tests {
             block.push_str("a:\n");
         }
         assert!(parse_documents("t.yaml", &block).is_err());
+    }
+
+    fn limit_error(text: &str, limits: &Limits) -> (Limit, String) {
+        match parse_documents_with("t.yaml", text, limits) {
+            Err(e @ Error::Limit { limit, .. }) => (limit, e.to_string()),
+            other => panic!("expected a limit error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_reader_limit_is_enforced_with_its_name() {
+        let defaults = Limits::default();
+        let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        parse_documents("t.yaml", &nested(defaults.max_depth)).unwrap();
+        let (limit, message) = limit_error(&nested(defaults.max_depth + 1), &defaults);
+        assert_eq!(limit, Limit::Depth);
+        assert!(message.starts_with("t.yaml:1:"), "{message}");
+        assert!(message.ends_with("document nested more than 256 levels deep (max-depth)"), "{message}");
+        let shallow = Limits { max_depth: 3, ..defaults };
+        parse_documents_with("t.yaml", "a: {b: [1]}", &shallow).unwrap();
+        assert_eq!(limit_error("a: {b: [[1]]}", &shallow).0, Limit::Depth);
+
+        let small = Limits { max_input_bytes: 10, ..defaults };
+        let (limit, message) = limit_error("a: 12345678", &small);
+        assert_eq!(limit, Limit::InputBytes);
+        assert_eq!(message, "t.yaml: input is 11 bytes, more than the limit of 10 (max-input-bytes)");
+
+        let aliases = "a: &x [1, 2]\nb: *x\nc: *x\nd: *x\n";
+        assert_eq!(one(aliases)["d"], json!([1, 2]));
+        let (limit, message) = limit_error(aliases, &Limits { max_aliases: 2, ..defaults });
+        assert_eq!(limit, Limit::Aliases);
+        assert!(
+            message.contains("more than the limit of 2 (max-aliases)") && message.starts_with("t.yaml:"),
+            "{message}"
+        );
+
+        let (limit, message) = limit_error("[1, 2, 3, 4, 5, 6]", &Limits { max_nodes: 5, ..defaults });
+        assert_eq!(limit, Limit::Nodes);
+        assert!(message.contains("(max-nodes)"), "{message}");
+    }
+
+    #[test]
+    fn alias_bombs_stop_at_the_node_limit() {
+        // "Billion laughs": nine levels of ten aliases each expand to 10^9
+        // nodes.
+        let mut text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n".to_owned();
+        for i in 1..10 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let err = parse_documents("t.yaml", &text).unwrap_err();
+        let Error::Limit { limit, .. } = err else { panic!("{err}") };
+        assert!(matches!(limit, Limit::Nodes | Limit::Aliases), "{err}");
+        assert!(err.to_string().starts_with("t.yaml:"), "{err}");
     }
 }

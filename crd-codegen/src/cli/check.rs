@@ -164,10 +164,13 @@ fn run_paths(paths: &[PathBuf], schema: bool) -> Outcome {
     let mut outcome = Outcome::default();
     for path in paths {
         if schema {
-            match crd::read_documents(path) {
+            match crd::read_documents_with(path, &super::limits()) {
                 Ok((file, text, docs)) => {
                     for doc in &docs {
-                        outcome.reports.push((check_schema(&file, doc), text.clone()));
+                        match super::limits().check_schema(&file, doc, &[]) {
+                            Ok(()) => outcome.reports.push((check_schema(&file, doc), text.clone())),
+                            Err(e) => outcome.failures.push(e.to_string()),
+                        }
                     }
                 }
                 Err(e) => outcome.failures.push(e.to_string()),
@@ -175,7 +178,7 @@ fn run_paths(paths: &[PathBuf], schema: bool) -> Outcome {
             continue;
         }
         let explicit = !path.is_dir();
-        for result in crd::load(path) {
+        for result in crd::load_with(path, &super::limits()) {
             match result {
                 Err(e) => outcome.failures.push(e.to_string()),
                 Ok(loaded) => check_loaded(&loaded, explicit, &mut outcome),

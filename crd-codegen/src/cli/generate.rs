@@ -26,7 +26,7 @@ pub struct Args {
 
 fn builder(args: &Args) -> Builder {
     let mut builder = Builder::new();
-    builder.strict_enums(args.strict_enums);
+    builder.strict_enums(args.strict_enums).limits(super::limits());
     for derive in &args.derives {
         builder.derive(derive);
     }

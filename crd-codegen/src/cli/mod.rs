@@ -16,6 +16,8 @@ pub mod validate;
 use std::io::Write;
 use std::path::PathBuf;
 
+use crd_schema::limits::{Limit, Limits};
+
 const USAGE: &str = "\
 usage: crd <command> [options]
 
@@ -43,11 +45,71 @@ commands:
                                          per input in DIR)
   help                                   print this help
 
+limits (every command; a larger input is an error naming the file, the place and the limit):
+  --max-input-bytes N    largest file, in bytes (default 67108864)
+  --max-depth N          deepest nesting of a document (default 256, at most 1024)
+  --max-aliases N        most YAML aliases and anchors in a file (default 10000)
+  --max-nodes N          most YAML nodes in a file, aliases expanded (default 4000000)
+  --max-properties N     most properties in one schema, all levels (default 100000)
+  --max-pattern-bytes N  longest `pattern` of a schema (default 16384)
+
 exit codes: 0 valid, 1 invalid, 2 could not run
 ";
 
-/// Runs the tool with `args` (without the program name); returns the exit code.
+thread_local! {
+    /// The limits of the command running on this thread (set by [`run`]).
+    static LIMITS: std::cell::Cell<Limits> = const { std::cell::Cell::new(Limits::DEFAULT) };
+}
+
+/// The limits of the running command.
+fn limits() -> Limits {
+    LIMITS.with(std::cell::Cell::get)
+}
+
+/// Takes the `--max-*` limit options out of `args` (after the command
+/// name), whichever command they belong to.
+fn split_limits(args: &[String]) -> Result<(Vec<String>, Limits), String> {
+    let mut limits = Limits::default();
+    let mut rest = Vec::with_capacity(args.len());
+    let mut iter = args.iter();
+    rest.extend(iter.next().cloned());
+    while let Some(arg) = iter.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let Some(limit) = name.strip_prefix("--").and_then(Limit::from_name) else {
+            rest.push(arg.clone());
+            continue;
+        };
+        let value = match inline {
+            Some(value) => value,
+            None => flag_value(&mut iter, name)?,
+        };
+        let number = value.parse::<usize>().map_err(|_| format!("`{name}` needs a whole number, not `{value}`"))?;
+        limits.set(limit, number)?;
+    }
+    Ok((rest, limits))
+}
+
+/// Runs the tool with `args` (without the program name); returns the exit
+/// code. Documents as deep as `--max-depth` allows need a stack of
+/// [`Limits::STACK_BYTES`]: the `crd` binary runs this on such a thread.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let (args, limits) = match split_limits(args) {
+        Ok(split) => split,
+        Err(message) => {
+            let _ = write!(err, "error: {message}\n\n{USAGE}");
+            return 2;
+        }
+    };
+    LIMITS.with(|l| l.set(limits));
+    let code = run_command(&args, out, err);
+    LIMITS.with(|l| l.set(Limits::DEFAULT));
+    code
+}
+
+fn run_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("check") => check_command(&args[1..], out, err),
         Some("generate") => match generate_command(&args[1..]) {

@@ -108,7 +108,7 @@ fn load(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
     super::prune::load_crds(paths).map_err(|message| {
         let skipped: Vec<String> = paths
             .iter()
-            .flat_map(|p| crd::load(p))
+            .flat_map(|p| crd::load_with(p, &super::limits()))
             .flatten()
             .flat_map(|l| l.skipped.iter().map(|s| format!("{}:{}: {}", l.file, s.start, s.reason)).collect::<Vec<_>>())
             .collect();

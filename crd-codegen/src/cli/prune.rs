@@ -92,7 +92,7 @@ fn resolve(crds: &[CustomResourceDefinition], object: &Value, version: Option<&s
 pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
     let mut crds = Vec::new();
     for path in paths {
-        for loaded in crd::load(path) {
+        for loaded in crd::load_with(path, &super::limits()) {
             let loaded = loaded.map_err(|e| e.to_string())?;
             crds.extend(loaded.crds.into_iter().map(|(_, c)| c));
         }
@@ -105,10 +105,11 @@ pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinitio
 
 /// A bare `openAPIV3Schema` file, in serving form.
 pub(super) fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
-    let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
+    let (file, _, docs) = crd::read_documents_with(path, &super::limits()).map_err(|e| e.to_string())?;
     let [doc] = docs.as_slice() else {
         return Err(format!("{file}: expected one schema document, found {}", docs.len()));
     };
+    super::limits().check_schema(&file, doc, &[]).map_err(|e| e.to_string())?;
     let (schema, issues) = JSONSchemaProps::decode(&doc.value);
     if let Some(issue) = issues.first() {
         return Err(format!("{file}: {}", issue.message("openAPIV3Schema")));
@@ -120,7 +121,7 @@ pub(super) fn load_schema(path: &std::path::Path) -> Result<Structural, String> 
 pub(super) fn load_inputs(paths: &[PathBuf]) -> Result<Vec<(String, Document)>, String> {
     let mut out = Vec::new();
     for path in paths {
-        let (file, _, docs) = crd::read_documents(path).map_err(|e| e.to_string())?;
+        let (file, _, docs) = crd::read_documents_with(path, &super::limits()).map_err(|e| e.to_string())?;
         out.extend(docs.into_iter().map(|d| (file.clone(), d)));
     }
     Ok(out)

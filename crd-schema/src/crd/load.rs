@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use super::CustomResourceDefinition;
 use crate::error::{Error, Result};
-use crate::yaml::{self, Document, Position};
+use crate::limits::{Limit, Limits};
+use crate::yaml::{self, Document, Position, Step};
 
 /// A document of a source that is not a CRD, with the reason it was skipped.
 #[derive(Clone, Debug)]
@@ -50,7 +51,12 @@ pub fn source_text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
 
 /// Parses every document of a source; an empty source is an error.
 pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
-    let documents = yaml::parse_documents(file, text)?;
+    source_documents_with(file, text, &Limits::default())
+}
+
+/// [`source_documents`] within `limits`.
+pub fn source_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
+    let documents = yaml::parse_documents_with(file, text, limits)?;
     if documents.is_empty() {
         return Err(Error::Input { file: file.to_owned(), message: "empty: no YAML or JSON document".to_owned() });
     }
@@ -59,22 +65,79 @@ pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
 
 /// Reads a file's bytes.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io { path: path.to_owned(), source })
+    read_file_with(path, &Limits::default())
+}
+
+/// Reads a file's bytes, at most `limits.max_input_bytes` of them (a
+/// larger file is an error, found before it is read when it is a regular
+/// file).
+pub fn read_file_with(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let io = |source| Error::Io { path: path.to_owned(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let too_big = |size: u64| {
+        limits.breach(Limit::InputBytes, &path.display().to_string(), None, format!("input is {size} bytes"))
+    };
+    let max = limits.max_input_bytes as u64;
+    if let Ok(metadata) = file.metadata()
+        && metadata.is_file()
+        && metadata.len() > max
+    {
+        return Err(too_big(metadata.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > max {
+        return Err(limits.breach(
+            Limit::InputBytes,
+            &path.display().to_string(),
+            None,
+            format!("input is more than {max} bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Parses one source text. `file` names it in errors and results.
 pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
+    parse_source_with(file, bytes, &Limits::default())
+}
+
+/// [`parse_source`] within `limits`; the schemas of every CRD are held to
+/// the schema limits too ([`Limits::check_schema`]).
+pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Loaded> {
+    if bytes.len() > limits.max_input_bytes {
+        return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", bytes.len())));
+    }
     let text = source_text(file, bytes)?;
-    let documents = source_documents(file, text)?;
+    let documents = source_documents_with(file, text, limits)?;
     let mut crds = Vec::new();
     let mut skipped = Vec::new();
     for doc in documents {
         match CustomResourceDefinition::from_manifest(&doc.value) {
-            Some(crd) => crds.push((doc, crd)),
+            Some(crd) => {
+                for path in schema_paths(&doc.value) {
+                    limits.check_schema(file, &doc, &path)?;
+                }
+                crds.push((doc, crd));
+            }
             None => skipped.push(Skipped { start: doc.start, reason: describe(&doc) }),
         }
     }
     Ok(Loaded { file: file.to_owned(), text: text.to_owned(), crds, skipped })
+}
+
+/// Where a CRD manifest holds schemas: every version's, and v1beta1's
+/// top-level `spec.validation`.
+fn schema_paths(manifest: &serde_json::Value) -> Vec<Vec<Step>> {
+    let key = |k: &str| Step::Key(k.to_owned());
+    let mut paths = vec![vec![key("spec"), key("validation"), key("openAPIV3Schema")]];
+    let versions = manifest.pointer("/spec/versions").and_then(serde_json::Value::as_array).map_or(0, Vec::len);
+    paths.extend(
+        (0..versions)
+            .map(|i| vec![key("spec"), key("versions"), Step::Index(i), key("schema"), key("openAPIV3Schema")]),
+    );
+    paths
 }
 
 fn is_manifest(path: &Path) -> bool {
@@ -113,22 +176,32 @@ pub fn manifest_files(path: &Path) -> Vec<Result<PathBuf>> {
 /// Reads a file into its documents: (the file's name, its text, its
 /// non-empty documents).
 pub fn read_documents(path: &Path) -> Result<(String, String, Vec<Document>)> {
+    read_documents_with(path, &Limits::default())
+}
+
+/// [`read_documents`] within `limits`.
+pub fn read_documents_with(path: &Path, limits: &Limits) -> Result<(String, String, Vec<Document>)> {
     let file = path.display().to_string();
-    let bytes = read_file(path)?;
+    let bytes = read_file_with(path, limits)?;
     let text = source_text(&file, &bytes)?.to_owned();
-    let documents = source_documents(&file, &text)?;
+    let documents = source_documents_with(&file, &text, limits)?;
     Ok((file, text, documents))
 }
 
 /// Reads `path`: a file, or a directory searched recursively for `.yaml`,
 /// `.yml` and `.json` files. One result per file.
 pub fn load(path: &Path) -> Vec<Result<Loaded>> {
+    load_with(path, &Limits::default())
+}
+
+/// [`load`] within `limits`.
+pub fn load_with(path: &Path, limits: &Limits) -> Vec<Result<Loaded>> {
     manifest_files(path)
         .into_iter()
         .map(|file| {
             let file = file?;
-            let bytes = read_file(&file)?;
-            parse_source(&file.display().to_string(), &bytes)
+            let bytes = read_file_with(&file, limits)?;
+            parse_source_with(&file.display().to_string(), &bytes, limits)
         })
         .collect()
 }

@@ -14,7 +14,8 @@ mod load;
 mod manifest;
 
 pub use load::{
-    Loaded, Skipped, load, manifest_files, parse_source, read_documents, read_file, source_documents, source_text,
+    Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
+    read_documents_with, read_file, read_file_with, source_documents, source_documents_with, source_text,
 };
 
 use serde_json::Value;

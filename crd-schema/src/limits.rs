@@ -1,0 +1,284 @@
+//! Bounds on what the readers accept, so that hostile input fails fast with
+//! a clear error instead of exhausting memory, stack or time.
+//!
+//! [`Limits`] is passed to the `*_with` readers ([`crate::yaml::parse_documents_with`],
+//! [`crate::crd::load_with`], ...); the plain readers use
+//! [`Limits::default()`]. A breach is an [`Error::Limit`] naming the file,
+//! the position where known, the limit and its value.
+//!
+//! | limit | default | what it bounds |
+//! |---|---|---|
+//! | `max_input_bytes` | 64 MiB | size of one file or source text |
+//! | `max_depth` | 256 | nesting of collections in a document (at most [`Limits::MAX_DEPTH_CEILING`]) |
+//! | `max_aliases` | 10,000 | YAML alias uses (`*name`), and anchors, in one source |
+//! | `max_nodes` | 4,000,000 | YAML nodes in one source, counted after alias expansion |
+//! | `max_properties` | 100,000 | `properties` entries in one schema, over all levels |
+//! | `max_pattern_bytes` | 16 KiB | length of one `pattern` |
+//!
+//! The largest CRD of the corpus is 1.6 MB, has 7,965 properties in one
+//! version, nests 36 levels and has a 221-byte pattern.
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::yaml::{Document, Step};
+
+/// Bounds on input size and shape. See the [module documentation](self).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest accepted file or source text, in bytes.
+    pub max_input_bytes: usize,
+    /// Deepest accepted nesting of collections.
+    pub max_depth: usize,
+    /// Most YAML alias uses (`*name`) in one source, and most anchors.
+    pub max_aliases: usize,
+    /// Most YAML nodes in one source, aliases expanded.
+    pub max_nodes: usize,
+    /// Most `properties` entries in one schema, over all levels.
+    pub max_properties: usize,
+    /// Longest accepted `pattern`, in bytes.
+    pub max_pattern_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// A named limit, for messages and for setting one by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::max_input_bytes`].
+    InputBytes,
+    /// [`Limits::max_depth`].
+    Depth,
+    /// [`Limits::max_aliases`].
+    Aliases,
+    /// [`Limits::max_nodes`].
+    Nodes,
+    /// [`Limits::max_properties`].
+    Properties,
+    /// [`Limits::max_pattern_bytes`].
+    PatternBytes,
+}
+
+impl Limit {
+    /// Every limit.
+    pub const ALL: [Limit; 6] =
+        [Limit::InputBytes, Limit::Depth, Limit::Aliases, Limit::Nodes, Limit::Properties, Limit::PatternBytes];
+
+    /// The limit's name in kebab case, as the `crd` tool's `--<name>` flag
+    /// spells it: `max-input-bytes`, `max-depth`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::InputBytes => "max-input-bytes",
+            Limit::Depth => "max-depth",
+            Limit::Aliases => "max-aliases",
+            Limit::Nodes => "max-nodes",
+            Limit::Properties => "max-properties",
+            Limit::PatternBytes => "max-pattern-bytes",
+        }
+    }
+
+    /// The limit named `name` (see [`Limit::name`]).
+    pub fn from_name(name: &str) -> Option<Limit> {
+        Limit::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+impl Limits {
+    /// The defaults (see the [module documentation](self)).
+    pub const DEFAULT: Limits = Limits {
+        max_input_bytes: 64 << 20,
+        max_depth: 256,
+        max_aliases: 10_000,
+        max_nodes: 4_000_000,
+        max_properties: 100_000,
+        max_pattern_bytes: 16 << 10,
+    };
+
+    /// The highest `max_depth` accepted: the recursive algorithms of this
+    /// crate rely on the depth bound, and at this depth they stay within
+    /// the stack of the `crd` tool's worker thread ([`Limits::STACK_BYTES`]).
+    pub const MAX_DEPTH_CEILING: usize = 1024;
+
+    /// The stack a thread needs to process documents as deep as
+    /// [`Limits::MAX_DEPTH_CEILING`]. The default depth fits in the 2 MiB
+    /// of a spawned thread.
+    pub const STACK_BYTES: usize = 256 << 20;
+
+    /// The value of `limit`.
+    pub fn get(&self, limit: Limit) -> usize {
+        match limit {
+            Limit::InputBytes => self.max_input_bytes,
+            Limit::Depth => self.max_depth,
+            Limit::Aliases => self.max_aliases,
+            Limit::Nodes => self.max_nodes,
+            Limit::Properties => self.max_properties,
+            Limit::PatternBytes => self.max_pattern_bytes,
+        }
+    }
+
+    /// Sets `limit` to `value`. Every limit must be at least 1, and
+    /// `max_depth` at most [`Limits::MAX_DEPTH_CEILING`].
+    pub fn set(&mut self, limit: Limit, value: usize) -> Result<(), String> {
+        if value == 0 {
+            return Err(format!("{} must be at least 1", limit.name()));
+        }
+        if limit == Limit::Depth && value > Self::MAX_DEPTH_CEILING {
+            return Err(format!("{} must be at most {}", limit.name(), Self::MAX_DEPTH_CEILING));
+        }
+        match limit {
+            Limit::InputBytes => self.max_input_bytes = value,
+            Limit::Depth => self.max_depth = value,
+            Limit::Aliases => self.max_aliases = value,
+            Limit::Nodes => self.max_nodes = value,
+            Limit::Properties => self.max_properties = value,
+            Limit::PatternBytes => self.max_pattern_bytes = value,
+        }
+        Ok(())
+    }
+
+    /// The error for `limit` exceeded in `file` at `position`.
+    pub(crate) fn breach(
+        &self,
+        limit: Limit,
+        file: &str,
+        position: Option<crate::yaml::Position>,
+        what: String,
+    ) -> Error {
+        let message = match limit {
+            // The depth is known only as "over the limit".
+            Limit::Depth => format!("document nested more than {} levels deep ({})", self.max_depth, limit.name()),
+            _ => format!("{what}, more than the limit of {} ({})", self.get(limit), limit.name()),
+        };
+        Error::Limit { file: file.to_owned(), position, limit, message }
+    }
+
+    /// Checks the schema limits (`max_properties`, `max_pattern_bytes`) on
+    /// the schema found at `path` in `doc`, if there is one there. Errors
+    /// name `file` and the position in the document.
+    pub fn check_schema(&self, file: &str, doc: &Document, path: &[Step]) -> Result<()> {
+        let Some(schema) = lookup(&doc.value, path) else { return Ok(()) };
+        let mut properties = 0usize;
+        let mut at = path.to_vec();
+        self.walk_schema(schema, &mut at, &mut properties, file, doc)?;
+        if properties > self.max_properties {
+            let position = doc.spans.nearest(path);
+            return Err(self.breach(
+                Limit::Properties,
+                file,
+                position,
+                format!("the schema has {properties} properties"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Walks a schema node and the schemas below it (not values such as
+    /// `default` or `enum`, whose keys are data).
+    fn walk_schema(
+        &self,
+        value: &Value,
+        at: &mut Vec<Step>,
+        properties: &mut usize,
+        file: &str,
+        doc: &Document,
+    ) -> Result<()> {
+        let Value::Object(map) = value else { return Ok(()) };
+        if let Some(Value::String(pattern)) = map.get("pattern")
+            && pattern.len() > self.max_pattern_bytes
+        {
+            at.push(Step::Key("pattern".to_owned()));
+            let position = doc.spans.nearest(at);
+            return Err(self.breach(
+                Limit::PatternBytes,
+                file,
+                position,
+                format!("pattern is {} bytes", pattern.len()),
+            ));
+        }
+        for (key, child) in map {
+            at.push(Step::Key(key.clone()));
+            match (key.as_str(), child) {
+                ("properties" | "patternProperties" | "definitions" | "dependencies", Value::Object(schemas)) => {
+                    if key == "properties" {
+                        *properties = properties.saturating_add(schemas.len());
+                    }
+                    for (name, schema) in schemas {
+                        at.push(Step::Key(name.clone()));
+                        self.walk_schema(schema, at, properties, file, doc)?;
+                        at.pop();
+                    }
+                }
+                ("items" | "additionalProperties" | "additionalItems" | "not", Value::Object(_)) => {
+                    self.walk_schema(child, at, properties, file, doc)?;
+                }
+                ("items" | "allOf" | "anyOf" | "oneOf", Value::Array(schemas)) => {
+                    for (i, schema) in schemas.iter().enumerate() {
+                        at.push(Step::Index(i));
+                        self.walk_schema(schema, at, properties, file, doc)?;
+                        at.pop();
+                    }
+                }
+                _ => {}
+            }
+            at.pop();
+        }
+        Ok(())
+    }
+}
+
+fn lookup<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        Step::Key(k) => v.get(k),
+        Step::Index(i) => v.get(i),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parse_documents;
+
+    #[test]
+    fn names_round_trip_and_values_are_checked() {
+        for limit in Limit::ALL {
+            assert_eq!(Limit::from_name(limit.name()), Some(limit));
+            assert_eq!(Limits::DEFAULT.get(limit), Limits::default().get(limit));
+        }
+        let mut limits = Limits::default();
+        limits.set(Limit::Properties, 7).unwrap();
+        assert_eq!(limits.max_properties, 7);
+        assert_eq!(limits.set(Limit::Nodes, 0).unwrap_err(), "max-nodes must be at least 1");
+        assert_eq!(limits.set(Limit::Depth, 1025).unwrap_err(), "max-depth must be at most 1024");
+        limits.set(Limit::Depth, 1024).unwrap();
+    }
+
+    #[test]
+    fn schema_limits_name_the_place() {
+        let text = "schema:\n  properties:\n    a:\n      type: string\n      pattern: abcdef\n    b: {}\n";
+        let doc = &parse_documents("s.yaml", text).unwrap()[0];
+        let path = [Step::Key("schema".to_owned())];
+        Limits::default().check_schema("s.yaml", doc, &path).unwrap();
+
+        let limits = Limits { max_pattern_bytes: 5, ..Limits::default() };
+        let err = limits.check_schema("s.yaml", doc, &path).unwrap_err().to_string();
+        assert_eq!(err, "s.yaml:5:16: pattern is 6 bytes, more than the limit of 5 (max-pattern-bytes)");
+
+        let limits = Limits { max_properties: 1, ..Limits::default() };
+        let err = limits.check_schema("s.yaml", doc, &path).unwrap_err().to_string();
+        assert_eq!(err, "s.yaml:2:3: the schema has 2 properties, more than the limit of 1 (max-properties)");
+
+        // Keys of values (defaults, enums, examples) are data, not keywords.
+        let text = "schema:\n  default: {pattern: abcdefgh, properties: {a: 1, b: 2}}\n  enum: [{pattern: abcdefgh}]\n";
+        let doc = &parse_documents("s.yaml", text).unwrap()[0];
+        Limits { max_pattern_bytes: 5, max_properties: 1, ..Limits::default() }
+            .check_schema("s.yaml", doc, &path)
+            .unwrap();
+
+        // No schema at the path: nothing to check.
+        limits.check_schema("s.yaml", doc, &[Step::Key("nothing".to_owned())]).unwrap();
+    }
+}
