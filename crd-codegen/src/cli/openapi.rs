@@ -12,7 +12,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::crd::CustomResourceDefinition;
 use crd_schema::openapi::{Format, document, preferred_version};
 
 use super::flag_value;
@@ -73,17 +73,11 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
 }
 
 fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
-    let crds = load(&args.crds)?;
+    let crds = super::prune::load_crds(&args.crds)?;
     let crds = of_group(crds, args.group.as_deref())?;
     let version = match &args.version {
         Some(v) => check_version(&crds, v)?,
-        None => crds
-            .iter()
-            .find_map(|c| preferred_version(&c.spec))
-            .ok_or_else(|| {
-                format!("no CRD of group {} serves any version", crds.first().map_or("", |c| c.spec.group.as_str()))
-            })?
-            .to_owned(),
+        None => crds.iter().find_map(|c| preferred_version(&c.spec)).ok_or_else(|| none_served(&crds))?.to_owned(),
     };
     for crd in &crds {
         if !crd.spec.versions.iter().any(|v| v.served && v.name == version) {
@@ -102,18 +96,12 @@ fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stri
     }
 }
 
-/// The CRDs of the `--crd` paths; when there are none, the error says
-/// what the documents were instead.
-fn load(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
-    super::prune::load_crds(paths).map_err(|message| {
-        let skipped: Vec<String> = paths
-            .iter()
-            .flat_map(|p| crd::load_with(p, &super::limits()))
-            .flatten()
-            .flat_map(|l| l.skipped.iter().map(|s| format!("{}:{}: {}", l.file, s.start, s.reason)).collect::<Vec<_>>())
-            .collect();
-        if skipped.is_empty() { message } else { format!("{message}: {}", skipped.join("; ")) }
-    })
+/// The error when no CRD of the group serves a version: it names the
+/// field of each CRD that says so.
+fn none_served(crds: &[CustomResourceDefinition]) -> String {
+    let group = crds.first().map_or("", |c| c.spec.group.as_str());
+    let fields: Vec<String> = crds.iter().map(|c| format!("{} spec.versions", c.name)).collect();
+    format!("no CRD of group {group} serves any version (no `served: true` in {})", fields.join(", "))
 }
 
 /// The CRDs of `group`, or of the only group there is.
@@ -152,5 +140,25 @@ fn check_version(crds: &[CustomResourceDefinition], version: &str) -> Result<Str
         Err(format!("version {version} of group {group} is not served (served versions: {served})"))
     } else {
         Err(format!("no CRD of group {group} has version {version} (served versions: {served})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_served_version_names_the_field() {
+        let manifest = serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"},
+                "versions": [{"name": "v1", "served": false, "storage": true}]}
+        });
+        let crd = CustomResourceDefinition::from_manifest(&manifest).unwrap();
+        assert_eq!(
+            none_served(&[crd]),
+            "no CRD of group example.com serves any version (no `served: true` in widgets.example.com spec.versions)"
+        );
     }
 }

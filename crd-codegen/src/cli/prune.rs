@@ -66,39 +66,47 @@ struct Resolved {
     preserve_unknown_fields: bool,
 }
 
-/// Finds the CRD version an object belongs to.
-fn resolve(crds: &[CustomResourceDefinition], object: &Value, version: Option<&str>) -> Result<Resolved, String> {
+/// Finds the CRD version an object belongs to: `Ok(Err(_))` when the
+/// object fits no given CRD version (the object's fault), `Err(_)` when the
+/// version it fits cannot be served, its schema not being structural (the
+/// CRD's fault: the run stops, as `crd validate`'s does).
+fn resolve(
+    crds: &[CustomResourceDefinition],
+    object: &Value,
+    version: Option<&str>,
+) -> Result<Result<Resolved, String>, String> {
     let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default();
     let (group, object_version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    let crd = crds
-        .iter()
-        .find(|c| c.spec.group == group && c.spec.names.kind == kind)
-        .ok_or_else(|| format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})"))?;
+    let Some(crd) = crds.iter().find(|c| c.spec.group == group && c.spec.names.kind == kind) else {
+        return Ok(Err(format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})")));
+    };
     let wanted = version.unwrap_or(object_version);
-    let index = crd
-        .spec
-        .versions
-        .iter()
-        .position(|v| v.name == wanted)
-        .ok_or_else(|| format!("CRD {} has no version {wanted:?}", crd.name))?;
-    Ok(Resolved {
+    let Some(index) = crd.spec.versions.iter().position(|v| v.name == wanted) else {
+        return Ok(Err(format!("CRD {} has no version {wanted:?}", crd.name)));
+    };
+    Ok(Ok(Resolved {
         schema: crd.spec.version_schema(index).map(|s| serving_schema(s, &crd.name)).transpose()?,
         preserve_unknown_fields: crd.spec.preserve_unknown_fields == Some(true),
-    })
+    }))
 }
 
-/// The CRDs of the `--crd` files and directories; none is an error.
+/// The CRDs of the `--crd` files and directories; none is an error, which
+/// says what each document was instead, or which paths held no file.
 pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
-    let mut crds = Vec::new();
+    let (mut crds, mut skipped) = (Vec::new(), Vec::new());
     for path in paths {
         for loaded in crd::load_with(path, &super::limits()) {
             let loaded = loaded.map_err(|e| e.to_string())?;
+            skipped.extend(loaded.skipped.iter().map(|s| format!("{}:{}: {}", loaded.file, s.start, s.reason)));
             crds.extend(loaded.crds.into_iter().map(|(_, c)| c));
         }
     }
     if crds.is_empty() {
-        return Err("no CustomResourceDefinition in the --crd files".to_owned());
+        if skipped.is_empty() {
+            skipped = paths.iter().map(|p| format!("{}: no YAML or JSON file", p.display())).collect();
+        }
+        return Err(format!("no CustomResourceDefinition in the --crd files: {}", skipped.join("; ")));
     }
     Ok(crds)
 }
@@ -158,7 +166,7 @@ pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32,
             Some((schema, root)) => {
                 (Ok(Resolved { schema: Some(schema.clone()), preserve_unknown_fields: false }), *root)
             }
-            None => (resolve(&crds, &doc.value, version), true),
+            None => (resolve(&crds, &doc.value, version)?, true),
         };
         let at = format!("{file}:{}", doc.start);
         let outcome = resolved.and_then(|r| {
@@ -187,4 +195,48 @@ pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32,
         }
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_that_cannot_be_served_stops_the_run() {
+        let manifest = serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"a": {"$ref": "#/x"}}}}}]}
+        });
+        let crds = [CustomResourceDefinition::from_manifest(&manifest).unwrap()];
+        let object = |api_version: &str| serde_json::json!({"apiVersion": api_version, "kind": "Widget"});
+        let err = resolve(&crds, &object("example.com/v1"), None).err().unwrap();
+        assert!(err.starts_with("widgets.example.com: schema is not structural"), "{err}");
+        let fits_none = resolve(&crds, &object("example.com/v2"), None).unwrap().err().unwrap();
+        assert_eq!(fits_none, "CRD widgets.example.com has no version \"v2\"");
+    }
+
+    #[test]
+    fn no_crd_says_what_the_documents_were() {
+        let dir = std::env::temp_dir().join(format!("crd-prune-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cm.yaml");
+        std::fs::write(&file, "# a ConfigMap\napiVersion: v1\nkind: ConfigMap\n").unwrap();
+        let err = load_crds(std::slice::from_ref(&file)).unwrap_err();
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let err_empty = load_crds(std::slice::from_ref(&empty)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let file = file.display();
+        assert_eq!(
+            err,
+            format!(
+                "no CustomResourceDefinition in the --crd files: {file}:2:1: ConfigMap (v1) is not a CustomResourceDefinition"
+            )
+        );
+        let empty = empty.display();
+        assert_eq!(err_empty, format!("no CustomResourceDefinition in the --crd files: {empty}: no YAML or JSON file"));
+    }
 }

@@ -24,7 +24,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crd_schema::crd::CustomResourceDefinition;
-use crd_schema::field::ErrorList;
+use crd_schema::field::{ErrorList, FieldError, Path};
 use crd_schema::resource::{Outcome, ResourceValidator};
 use crd_schema::yaml::{Document, Position, Step};
 use serde_json::{Value, json};
@@ -166,6 +166,12 @@ impl Validators {
     }
 
     fn report(&mut self, file: &str, doc: &Document, olds: &HashMap<Key, Value>) -> Result<Report, String> {
+        let type_meta = type_meta_errors(doc);
+        if !type_meta.is_empty() {
+            let mut report = blank(file, doc, Status::Invalid);
+            report.errors = type_meta;
+            return Ok(report);
+        }
         let (api_version, kind, _, _) = key_of(&doc.value);
         let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version.as_str()));
         let Some(index) = self.crds.iter().position(|c| c.spec.group == group && c.spec.names.kind == kind) else {
@@ -183,8 +189,8 @@ impl Validators {
             if !crd.spec.versions.iter().any(|v| v.name == version) {
                 let mut report = blank(file, doc, Status::Invalid);
                 let served: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
-                let message =
-                    format!("apiVersion: CRD {} has no version {version:?} (it has {})", crd.name, served.join(", "));
+                let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
+                let message = format!("apiVersion: CRD {} has no version {version:?} (it has {served})", crd.name);
                 report.errors.push((message, doc.spans.nearest(&[Step::Key("apiVersion".into())])));
                 return Ok(report);
             }
@@ -193,6 +199,26 @@ impl Validators {
         let validator = &self.prepared[&key];
         Ok(finish(file, doc, validator, olds.get(&key_of(&doc.value)).cloned()))
     }
+}
+
+// A document without string `apiVersion` and `kind` is no object of any
+// kind, built-in or not: neither kubectl nor the API server can decode it.
+// The errors are the decode pipeline's (`crd_schema::pipeline`).
+fn type_meta_errors(doc: &Document) -> Vec<(String, Option<Position>)> {
+    let Value::Object(map) = &doc.value else {
+        let message = "the document must be a JSON object with apiVersion and kind".to_owned();
+        return vec![(FieldError::invalid(&Path::root(), doc.value.clone(), message).to_string(), Some(doc.start))];
+    };
+    let mut errors = Vec::new();
+    for key in ["apiVersion", "kind"] {
+        let error = match map.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => continue,
+            Some(Value::String(_) | Value::Null) | None => FieldError::required(&Path::new(key), ""),
+            Some(other) => FieldError::invalid(&Path::new(key), other.clone(), "must be a string"),
+        };
+        errors.push((error.to_string(), doc.spans.get(&[Step::Key(key.into())]).or(Some(doc.start))));
+    }
+    errors
 }
 
 fn blank(file: &str, doc: &Document, status: Status) -> Report {
@@ -289,6 +315,33 @@ fn print_json(reports: &[Report], out: &mut dyn Write) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_without_type_meta_are_invalid() {
+        let docs = crd_schema::yaml::parse_documents(
+            "t.yaml",
+            "metadata: {name: a}\n---\napiVersion: \"\"\nkind: 7\n---\n[a]\n---\napiVersion: v1\nkind: ConfigMap\n",
+        )
+        .unwrap();
+        let errors: Vec<Vec<(String, Option<Position>)>> = docs.iter().map(type_meta_errors).collect();
+        let at = |line, column| Some(Position { line, column });
+        assert_eq!(
+            errors[0],
+            [("apiVersion: Required value".to_owned(), at(1, 1)), ("kind: Required value".to_owned(), at(1, 1))]
+        );
+        assert_eq!(
+            errors[1],
+            [
+                ("apiVersion: Required value".to_owned(), at(3, 13)),
+                ("kind: Invalid value: 7: must be a string".to_owned(), at(4, 7))
+            ]
+        );
+        assert_eq!(
+            errors[2][0].0,
+            "<nil>: Invalid value: [\"a\"]: the document must be a JSON object with apiVersion and kind"
+        );
+        assert!(errors[3].is_empty());
+    }
 
     #[test]
     fn built_in_groups() {

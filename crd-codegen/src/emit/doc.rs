@@ -90,7 +90,8 @@ fn flush(paragraph: &mut Vec<&str>, out: &mut Vec<String>) {
 fn wrap(line: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut rest = line;
-    while rest.chars().count() > WIDTH {
+    // `nth`, not `count`: a description may be megabytes on one line.
+    while rest.chars().nth(WIDTH).is_some() {
         let limit = rest.char_indices().nth(WIDTH).map_or(rest.len(), |(i, _)| i);
         let cut = rest[..limit].rfind(' ').or_else(|| rest[limit..].find(' ').map(|i| i + limit));
         match cut {
@@ -304,6 +305,16 @@ mod tests {
         assert_eq!(lines[1], "\\- not a list");
         assert_eq!(lines[3], "1\\. nor this");
         assert_eq!(doc_lines(&"y".repeat(200)), ["y".repeat(200)]);
+    }
+
+    #[test]
+    fn a_megabyte_line_wraps_in_linear_time() {
+        // Counting the rest of the line for every piece made this quadratic:
+        // minutes for a 10 MB description.
+        let started = std::time::Instant::now();
+        let lines = doc_lines(&"word ".repeat(400_000));
+        assert_eq!(lines.len(), 2_000_000 / (WIDTH - WIDTH % 5) + 1);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     }
 
     #[test]

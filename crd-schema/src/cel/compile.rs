@@ -5,7 +5,7 @@
 //! a transition rule (uses `oldSelf`), and the normalized `fieldPath`.
 
 use kube_cel::cel::common::ast::IdedExpr;
-use kube_cel::cel::parser::Parser;
+use kube_cel::cel::parser::{ParseError, ParseErrors, Parser};
 
 use super::check::{self, Checked};
 use super::estimate;
@@ -38,22 +38,73 @@ pub(crate) struct CompiledRule {
 /// How deeply expressions may nest (cel-go's parser limit).
 const MAX_DEPTH: usize = 250;
 
+/// The longest expression, in code points (cel-go's
+/// `expressionSizeCodePointLimit`, which Kubernetes keeps at its default).
+const MAX_CODE_POINTS: usize = 100_000;
+
 /// Parses a CEL expression (optional syntax enabled, as in Kubernetes),
 /// failing with cel-go's `ERROR: <input>:l:c: ...` texts. Expressions
-/// nested deeper than cel-go's parser allows are rejected; everything that
-/// walks a parsed expression recurses over it.
+/// longer or nested deeper than cel-go's parser allows are rejected;
+/// everything that walks a parsed expression recurses over it.
 pub(crate) fn parse(source: &str) -> Result<IdedExpr, String> {
-    let parsed = std::panic::catch_unwind(|| Parser::new().enable_optional_syntax(true).parse(source));
-    match parsed {
+    let size = source.chars().count();
+    if size > MAX_CODE_POINTS {
+        return Err(format!(
+            "ERROR: <input>:-1:0: expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
+        ));
+    }
+    match run_parser(source) {
         // The text is cel-go's; its position is not reproduced.
-        Ok(Ok(expr)) if depth(&expr) > MAX_DEPTH => {
-            Err(format!("ERROR: <input>:-1:0: expression recursion limit exceeded: {MAX_DEPTH}"))
-        }
+        Ok(Ok(expr)) if depth(&expr) > MAX_DEPTH => Err(recursion_limit()),
         Ok(Ok(expr)) => Ok(expr),
-        // cel-go indents the source snippet lines by one space.
-        Ok(Err(errors)) => Err(errors.to_string().replace("\n| ", "\n | ")),
+        Ok(Err(errors)) if errors.errors.iter().any(|e| e.msg.contains("Recursion limit")) => Err(recursion_limit()),
+        Ok(Err(errors)) => {
+            Err(errors.errors.iter().map(|e| parse_error_text(e, source)).collect::<Vec<_>>().join("\n"))
+        }
         Err(_) => Err("ERROR: <input>:1:1: the parser failed on this expression".to_owned()),
     }
+}
+
+/// The stack the parser runs on. Its recursive descent takes about 10 KiB
+/// per nesting level in debug builds: at cel-go's 250 levels, more than the
+/// 2 MiB of a spawned thread. The memory is reserved, not committed.
+const PARSER_STACK_BYTES: usize = 32 << 20;
+
+/// Runs the parser on a thread of its own with [`PARSER_STACK_BYTES`] of
+/// stack, with cel-go's nesting limit; where no thread can be started, on
+/// this thread with the parser's own, lower limit (96 levels).
+fn run_parser(source: &str) -> std::thread::Result<Result<IdedExpr, ParseErrors>> {
+    let parse = |depth: u16| {
+        std::panic::catch_unwind(|| Parser::new().enable_optional_syntax(true).max_recursion_depth(depth).parse(source))
+    };
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new().stack_size(PARSER_STACK_BYTES);
+        match worker.spawn_scoped(scope, || parse(MAX_DEPTH as u16)) {
+            Ok(handle) => handle.join().unwrap_or_else(Err),
+            Err(_) => parse(96),
+        }
+    })
+}
+
+/// cel-go's error for an expression nested deeper than [`MAX_DEPTH`]: an
+/// internal error, reported without a position.
+fn recursion_limit() -> String {
+    format!("ERROR: <input>:-1:0: expression recursion limit exceeded: {MAX_DEPTH}")
+}
+
+/// cel-go's text of one parse error: `ERROR: <input>:l:c: msg`, then the
+/// source line and a caret under the column, each indented by ` | `.
+/// Written here rather than with the parser's `Display`, which pads the
+/// caret with a formatter width that panics past 65535 columns.
+fn parse_error_text(error: &ParseError, source: &str) -> String {
+    let (line, column) = error.pos;
+    let mut out = format!("ERROR: <input>:{line}:{column}: {}", error.msg);
+    let snippet = usize::try_from(line - 1).ok().and_then(|l| source.lines().nth(l));
+    if let (Some(snippet), true) = (snippet, error.source_info.is_some()) {
+        let dots = usize::try_from(column - 1).unwrap_or(0);
+        out.push_str(&format!("\n | {snippet}\n | {}^", ".".repeat(dots)));
+    }
+    out
 }
 
 /// The nesting depth of `expr`, without recursion.
@@ -251,5 +302,38 @@ mod tests {
         let selects = format!("self{}", ".a".repeat(1000));
         assert!(parse(&selects).is_err());
         assert!(parse(&vec!["true"; 1000].join(" && ")).is_ok(), "logical chains are balanced");
+    }
+
+    #[test]
+    fn nesting_up_to_cel_gos_limit_parses() {
+        // cel-go allows 250 levels; the parser's own default is 96.
+        let nested = |n: usize| format!("{}true{}", "(".repeat(n), ")".repeat(n));
+        let run = |source: String| std::thread::spawn(move || parse(&source).map(|_| ())).join().unwrap();
+        assert_eq!(run(nested(200)), Ok(()));
+        let limit = "ERROR: <input>:-1:0: expression recursion limit exceeded: 250";
+        assert_eq!(run(nested(300)).unwrap_err(), limit);
+        assert_eq!(run(format!("{}1{} == 1", "[".repeat(260), "]".repeat(260))).unwrap_err(), limit);
+    }
+
+    #[test]
+    fn errors_far_along_a_line_do_not_panic() {
+        // A syntax error past column 65535, and a nesting error whose
+        // column the parser reports as -1.
+        let long = format!("'{}' +", "x".repeat(70_000));
+        let err = parse(&long).unwrap_err();
+        assert!(err.starts_with("ERROR: <input>:1:70005: Syntax error"), "{}", &err[..80]);
+        assert!(err.ends_with(&format!("{}^", ".".repeat(70_004))));
+        let parens = format!("{}{}", "(".repeat(50_000), ")".repeat(50_000));
+        assert!(parse(&parens).unwrap_err().contains("recursion limit exceeded"));
+    }
+
+    #[test]
+    fn expressions_longer_than_cel_gos_limit_are_rejected() {
+        let long = format!("'{}' == ''", "x".repeat(100_000));
+        assert_eq!(
+            parse(&long).unwrap_err(),
+            "ERROR: <input>:-1:0: expression code point size exceeds limit: size: 100008, limit 100000"
+        );
+        assert!(parse(&format!("'{}' == ''", "é".repeat(99_990))).is_ok(), "code points, not bytes");
     }
 }

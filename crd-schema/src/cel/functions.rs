@@ -206,7 +206,7 @@ fn to_int<'a>(v: &Val<'a>) -> Result<Val<'a>> {
         Val::Uint(u) => i64::try_from(*u).map_err(|_| overflow())?,
         Val::Double(d) if *d >= -9.223_372_036_854_776e18 && *d < 9.223_372_036_854_776e18 => *d as i64,
         Val::Double(_) => return Err(overflow()),
-        Val::String(s) => s.parse().map_err(|_| parse_error("ParseInt", s))?,
+        Val::String(s) => s.parse().map_err(|e| int_parse_error("ParseInt", s, &e))?,
         Val::Timestamp(t) => t.timestamp(),
         _ => return Err(Error::no_such_overload()),
     }))
@@ -218,7 +218,7 @@ fn to_uint<'a>(v: &Val<'a>) -> Result<Val<'a>> {
         Val::Int(i) => u64::try_from(*i).map_err(|_| uint_overflow())?,
         Val::Double(d) if *d >= 0.0 && *d < 1.844_674_407_370_955_2e19 => *d as u64,
         Val::Double(_) => return Err(uint_overflow()),
-        Val::String(s) => s.parse().map_err(|_| parse_error("ParseUint", s))?,
+        Val::String(s) => s.parse().map_err(|e| int_parse_error("ParseUint", s, &e))?,
         _ => return Err(Error::no_such_overload()),
     }))
 }
@@ -228,7 +228,7 @@ fn to_double<'a>(v: &Val<'a>) -> Result<Val<'a>> {
         Val::Double(d) => *d,
         Val::Int(i) => *i as f64,
         Val::Uint(u) => *u as f64,
-        Val::String(s) => s.parse().map_err(|_| parse_error("ParseFloat", s))?,
+        Val::String(s) => parse_float(s)?,
         _ => return Err(Error::no_such_overload()),
     }))
 }
@@ -247,6 +247,30 @@ fn to_bool<'a>(v: &Val<'a>) -> Result<Val<'a>> {
 
 fn parse_error(function: &str, s: &str) -> Error {
     Error::new(format!("strconv.{function}: parsing {}: invalid syntax", crate::gofmt::quote(s)))
+}
+
+fn range_error(function: &str, s: &str) -> Error {
+    Error::new(format!("strconv.{function}: parsing {}: value out of range", crate::gofmt::quote(s)))
+}
+
+// Go's `strconv` tells a number too large for 64 bits from one that is no
+// number at all.
+fn int_parse_error(function: &str, s: &str, e: &std::num::ParseIntError) -> Error {
+    match e.kind() {
+        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => range_error(function, s),
+        _ => parse_error(function, s),
+    }
+}
+
+// Go's `ParseFloat` fails on a finite number beyond float64, where Rust's
+// `parse` gives an infinity; an infinity spelled out is fine in both.
+fn parse_float(s: &str) -> Result<f64> {
+    let value: f64 = s.parse().map_err(|_| parse_error("ParseFloat", s))?;
+    let spelled = s.trim_start_matches(['+', '-']).get(..3).is_some_and(|head| head.eq_ignore_ascii_case("inf"));
+    if value.is_infinite() && !spelled {
+        return Err(range_error("ParseFloat", s));
+    }
+    Ok(value)
 }
 
 /// `string(v)`.
@@ -352,6 +376,27 @@ mod tests {
         );
         assert_eq!(to_string(&Val::Double(2.0)).unwrap(), "2");
         assert!(matches("abc", "b+").unwrap());
+    }
+
+    #[test]
+    fn conversions_beyond_64_bits_are_out_of_range() {
+        let out_of_range = |f: &str, s: &str| Error::new(format!("strconv.{f}: parsing \"{s}\": value out of range"));
+        assert_eq!(
+            to_int(&Val::string("9223372036854775808")).unwrap_err(),
+            out_of_range("ParseInt", "9223372036854775808")
+        );
+        assert!(matches!(to_int(&Val::string("-9223372036854775808")), Ok(Val::Int(i64::MIN))));
+        assert_eq!(
+            to_uint(&Val::string("18446744073709551616")).unwrap_err(),
+            out_of_range("ParseUint", "18446744073709551616")
+        );
+        assert_eq!(to_double(&Val::string("1e309")).unwrap_err(), out_of_range("ParseFloat", "1e309"));
+        assert!(matches!(to_double(&Val::string("-Inf")), Ok(Val::Double(d)) if d == f64::NEG_INFINITY));
+        assert!(matches!(to_double(&Val::string("1e-400")), Ok(Val::Double(d)) if d == 0.0));
+        assert_eq!(
+            to_double(&Val::string("1e")).unwrap_err(),
+            Error::new("strconv.ParseFloat: parsing \"1e\": invalid syntax")
+        );
         assert!(matches("abc", "(").is_err());
     }
 

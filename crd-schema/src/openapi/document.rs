@@ -56,6 +56,8 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
     let v2 = format == Format::V2;
     let options = Options { v2, include_selectable_fields: true };
     let mut schemas: BTreeMap<String, Value> = BTreeMap::new();
+    // Which CRD field named each definition, for the error on a clash.
+    let mut definers: BTreeMap<String, String> = BTreeMap::new();
     let mut routes = Vec::new();
     for spec in serving {
         let defs = publish::definitions(spec, version, options)?;
@@ -66,10 +68,14 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
             strip_defaults(&mut kind);
             strip_defaults(&mut list);
         }
-        for (name, schema) in [(defs.kind_name.clone(), kind), (defs.list_name.clone(), list)] {
-            if schemas.insert(name.clone(), schema).is_some() {
-                return Err(format!("two CRDs of group {group} define {name}"));
+        let crd = format!("{}.{group}", spec.names.plural);
+        let named = [(defs.kind_name.clone(), kind, "kind"), (defs.list_name.clone(), list, "listKind")];
+        for (name, schema, field) in named {
+            let definer = format!("{crd} spec.names.{field}");
+            if let Some(first) = definers.insert(name.clone(), definer.clone()) {
+                return Err(format!("{first} and {definer} both define {name}: kinds must be unique in a group"));
             }
+            schemas.insert(name, schema);
         }
         routes.extend(resource_routes(spec, version, &defs.kind_name, &defs.list_name));
     }
@@ -775,6 +781,25 @@ mod tests {
             },
         });
         CustomResourceDefinition::from_manifest(&manifest).map(|c| c.spec).unwrap_or_default()
+    }
+
+    #[test]
+    fn clashing_kinds_name_the_fields() {
+        let mut same = crd("Namespaced");
+        same.names.list_kind = "Widget".to_owned();
+        let err = document(&[same], "v1", Format::V3).unwrap_err();
+        assert_eq!(
+            err,
+            "widgets.example.com spec.names.kind and widgets.example.com spec.names.listKind both define \
+             com.example.v1.Widget: kinds must be unique in a group"
+        );
+        let mut other = crd("Namespaced");
+        other.names.plural = "gadgets".to_owned();
+        let err = document(&[crd("Namespaced"), other], "v1", Format::V3).unwrap_err();
+        assert!(
+            err.starts_with("widgets.example.com spec.names.kind and gadgets.example.com spec.names.kind"),
+            "{err}"
+        );
     }
 
     #[test]
