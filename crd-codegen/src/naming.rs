@@ -165,7 +165,10 @@ pub const MAX_TYPE_NAME: usize = 80;
 /// `root` + property when it would exceed [`MAX_TYPE_NAME`].
 pub fn nested_type_name(parent: &str, root: &str, json: &str) -> String {
     let property = camel(json);
+    // Only a whole identifier can be a keyword: `self` gives `SpecSelf`, not
+    // `SpecSelf_` (whose nested types, `SpecSelf_Ref`, would not be camel case).
     let property = bare(&property);
+    let property = property.strip_suffix('_').filter(|p| NON_RAW_KEYWORDS.contains(p)).unwrap_or(property);
     let full = format!("{parent}{property}");
     if full.len() <= MAX_TYPE_NAME {
         return full;
@@ -248,6 +251,17 @@ mod tests {
         assert_eq!(kind_type_name("UUID"), "UUID");
         assert_eq!(kind_type_name("my-kind"), "MyKind");
         assert_eq!(kind_type_name("Self"), "Self_");
+    }
+
+    #[test]
+    fn nested_names_of_keywords_have_no_underscore() {
+        // Found by the random schemas (tests/random-schemas): a property
+        // `self` with a nested object gave `SpecSelf_Ref`, which rustc's
+        // `non_camel_case_types` rejects.
+        assert_eq!(nested_type_name("Spec", "W", "self"), "SpecSelf");
+        assert_eq!(nested_type_name("SpecSelf", "W", "$ref"), "SpecSelfRef");
+        assert_eq!(nested_type_name("Spec", "W", "crate"), "SpecCrate");
+        assert_eq!(nested_type_name("Spec", "W", "type"), "SpecType");
     }
 
     #[test]

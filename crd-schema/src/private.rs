@@ -63,6 +63,18 @@ where
     Ok(map.map(|m| m.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()))
 }
 
+/// [`map_without_nulls`] for a nullable map without default: absent is
+/// `None`, `null` is `Some(None)`, and a map loses its `null` values.
+pub fn double_option_map_without_nulls<'de, D, T>(
+    deserializer: D,
+) -> Result<Option<Option<BTreeMap<String, T>>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    option_map_without_nulls(deserializer).map(Some)
+}
+
 /// An array whose items are not nullable and have a schema default: a
 /// `null` item becomes the default, as the API server's defaulting does.
 pub fn vec_null_as<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<Vec<T>, D::Error>
@@ -138,6 +150,23 @@ mod tests {
         assert_eq!(v, Inner { a: 7, n: Some(None), m: Some(BTreeMap::from([("y".to_owned(), 1)])) });
         let v: Inner = serde_json::from_str("{}").unwrap();
         assert_eq!(v, Inner { a: 7, n: None, m: None });
+    }
+
+    #[test]
+    fn nullable_maps_lose_null_values() {
+        // Found by the random schemas (tests/random-schemas): a nullable map
+        // failed to decode a `null` value, which null pruning drops.
+        #[derive(Debug, PartialEq, Deserialize)]
+        struct Nullable {
+            #[serde(default, deserialize_with = "double_option_map_without_nulls")]
+            m: Option<Option<BTreeMap<String, i64>>>,
+        }
+        let v: Nullable = serde_json::from_str(r#"{"m": {"x": null, "y": 1}}"#).unwrap();
+        assert_eq!(v.m, Some(Some(BTreeMap::from([("y".to_owned(), 1)]))));
+        let v: Nullable = serde_json::from_str(r#"{"m": null}"#).unwrap();
+        assert_eq!(v.m, Some(None));
+        let v: Nullable = serde_json::from_str("{}").unwrap();
+        assert_eq!(v.m, None);
     }
 
     fn seven() -> i64 {

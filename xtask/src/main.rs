@@ -8,6 +8,13 @@
 //!   file is stale;
 //! - `bless`: rewrite the snapshot files (generated code, derived schemas)
 //!   from the current output.
+//! - `fuzz-seeds`, `fuzz [--seconds N] [TARGET...]`: seed the cargo-fuzz
+//!   targets of `fuzz/` from the shared corpus and conformance data, and
+//!   run each for N seconds (default 300; needs nightly and cargo-fuzz).
+//! - `random-schemas [--cases N] [--seed S] [--objects N]`: the random-schema tests on N schemas (default 500).
+
+mod fuzz;
+mod random;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -137,6 +144,9 @@ fn main() -> Result<()> {
         ["gen"] => generate(false),
         ["gen", "--check"] => generate(true),
         ["bless"] => bless(),
+        ["fuzz-seeds"] => fuzz::seeds(&workspace_root()).map(|counts| fuzz::report_seeds(&counts)),
+        ["fuzz", rest @ ..] => fuzz::run(&workspace_root(), rest),
+        ["random-schemas", rest @ ..] => random::run(rest),
         _ => bail!("usage: cargo xtask <demo | gen [--check] | bless>"),
     }
 }

@@ -188,6 +188,9 @@ fn keyword(key: &str, value: &Value) -> Option<TokenStream> {
         "x-kubernetes-map-type" => simple("map_type"),
         "enum" => simple("enum_values"),
         "required" => simple("required"),
+        // A whole float keeps its fraction as JSON (`3.0`): the API server
+        // validates `3` as an integer, which fails a fractional `multipleOf`.
+        "default" if is_whole_float(value) => simple_json(&ident("default_json"), value),
         "default" if is_scalar(value) => simple("default"),
         "default" => simple_json(&ident("default_json"), value),
         "example" => simple_json(&ident("example_json"), value),
@@ -204,6 +207,10 @@ fn keyword(key: &str, value: &Value) -> Option<TokenStream> {
         // refused such schemas before the generator sees them.
         _ => None,
     }
+}
+
+fn is_whole_float(value: &Value) -> bool {
+    matches!(value, Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0))
 }
 
 fn is_scalar(value: &Value) -> bool {
@@ -254,9 +261,11 @@ fn validations(value: &Value) -> TokenStream {
 }
 
 /// A JSON scalar or list of scalars as a Rust literal: integers (also
-/// integral floats) as integer literals, so `1` stays `1`.
+/// integral floats) as integer literals, so `1` stays `1`; `null` (listed
+/// in the `enum` of a nullable node) as the bare word the derive reads.
 fn literal(value: &Value) -> TokenStream {
     match value {
+        Value::Null => quote!(null),
         Value::String(s) => quote!(#s),
         Value::Bool(b) => quote!(#b),
         Value::Number(n) => number(n),
@@ -312,7 +321,14 @@ mod tests {
     fn keywords_are_spelled_as_the_derive_reads_them() {
         assert_eq!(args(json!({"minimum": 1.0, "maximum": -2.5})), "minimum = 1 , maximum = - 2.5");
         assert_eq!(args(json!({"default": {"a": 1}})), r#"default_json = "{\"a\":1}""#);
+        // Found by the random schemas (tests/random-schemas): `default: 3.0`
+        // came back as `3`, which `multipleOf: 0.5` rejects.
+        assert_eq!(args(json!({"default": 3.0, "multipleOf": 0.5})), r#"default_json = "3.0" , multiple_of = 0.5"#);
+        assert_eq!(args(json!({"default": 3})), "default = 3");
         assert_eq!(args(json!({"items": {"maxLength": 3}})), "items (max_length = 3)");
+        // Found by the random schemas (tests/random-schemas): a `null` in
+        // an enum came back as the string "null".
+        assert_eq!(args(json!({"enum": ["a", null], "nullable": true})), r#"enum_values = ["a" , null] , nullable"#);
         assert_eq!(
             args(json!({"oneOf": [{"required": ["a"]}, {"required": ["b"]}]})),
             r#"one_of (schema (required = ["a"]) , schema (required = ["b"]))"#

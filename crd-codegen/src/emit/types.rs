@@ -127,11 +127,16 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
         Slot::NullableDefaulted(_) => {
             let default = own_fn("default");
             args.push(quote!(default = #default));
+            if null_pruned_map && deserialize.is_none() {
+                let helper = ctx.helper("option_map_without_nulls");
+                args.push(quote!(deserialize_with = #helper));
+            }
             args.extend(deserialize);
             quote!(::std::option::Option<#inner>)
         }
         Slot::Nullable => {
-            let helper = ctx.helper("double_option");
+            // A nullable map still loses its `null` values (null pruning).
+            let helper = ctx.helper(if null_pruned_map { "double_option_map_without_nulls" } else { "double_option" });
             args.push(quote!(default));
             args.push(deserialize.unwrap_or_else(|| quote!(deserialize_with = #helper)));
             args.push(skip);
@@ -249,6 +254,26 @@ mod tests {
             catch_all: catch_all.then(|| "Unknown".to_owned()),
             default: EnumDefault::Variant(0),
         }
+    }
+
+    #[test]
+    fn nullable_maps_drop_null_values() {
+        // Found by the random schemas (tests/random-schemas): nullable maps
+        // kept `null` values, which then failed to decode.
+        let crd = r#"{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "ws.example.com"}, "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"kind": "W", "plural": "ws"}, "versions": [{"name": "v1", "served": true, "storage": true,
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                "a": {"type": "object", "nullable": true, "additionalProperties": {"type": "integer"}},
+                "b": {"type": "object", "nullable": true, "default": {}, "additionalProperties": {"type": "integer"}}}}}}]}}"#;
+        let code = crate::Builder::new().crd_source("w.json", crd).generate().unwrap();
+        let helper = |field: &str| {
+            let before = code.split(field).next().unwrap_or_default();
+            let rest = before.rsplit("deserialize_with = \"").next().unwrap_or_default();
+            rest.split('"').next().unwrap_or_default().to_owned()
+        };
+        assert_eq!(helper("pub a:"), "::crd_schema::__private::double_option_map_without_nulls", "{code}");
+        assert_eq!(helper("pub b:"), "::crd_schema::__private::option_map_without_nulls", "{code}");
     }
 
     #[test]

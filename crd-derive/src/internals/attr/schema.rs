@@ -258,6 +258,12 @@ fn json_name(name: &str) -> &str {
 }
 
 fn literal_item(input: ParseStream<'_>) -> syn::Result<Json> {
+    // `null`, which the enum of a nullable node may list, is not a Rust
+    // literal: it is written as the bare word.
+    if input.fork().parse::<syn::Ident>().is_ok_and(|word| word == "null") {
+        input.parse::<syn::Ident>()?;
+        return Ok(Json::Null);
+    }
     let span = input.span();
     let lit = input.parse::<syn::Lit>().map_err(|_| syn::Error::new(span, "expected a literal"))?;
     parse::literal_json(&lit)
@@ -365,4 +371,25 @@ fn path_value<T: syn::parse::Parse>(input: ParseStream<'_>, key: &Key) -> syn::R
     value
         .parse()
         .map_err(|_| syn::Error::new(value.span(), format!("`{key}` takes a path: `{key} = \"path::to::it\"`")))
+}
+
+#[cfg(test)]
+mod tests {
+    use syn::parse::Parser;
+
+    use super::*;
+
+    #[test]
+    fn enum_values_may_list_null() {
+        // Found by the random schemas (tests/random-schemas): the generator
+        // writes the `null` of a nullable node's enum as the bare word.
+        let items = |input: ParseStream<'_>| {
+            let items =
+                syn::punctuated::Punctuated::<Json, syn::Token![,]>::parse_terminated_with(input, literal_item)?;
+            Ok(items.into_iter().collect::<Vec<_>>())
+        };
+        let parsed = items.parse_str(r#""a", null, 1"#).expect("parses");
+        assert_eq!(parsed, [Json::String("a".to_owned()), Json::Null, Json::Number("1".to_owned())]);
+        assert!(items.parse_str("nil").is_err(), "other words are not literals");
+    }
 }
