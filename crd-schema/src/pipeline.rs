@@ -113,18 +113,23 @@ fn read_root(object: &Value) -> Result<Option<objectmeta::DecodedObjectMeta>, Bo
 // else; the server cannot decode an object whose type meta is missing or
 // not a string.
 fn check_type_meta(map: &Map<String, Value>) -> Result<(), Box<FieldError>> {
+    type_meta_errors(map).into_iter().next().map_or(Ok(()), |(_, error)| Err(Box::new(error)))
+}
+
+/// What is wrong with an object's `apiVersion` and `kind`, which must be
+/// non-empty strings, each error with the key it is about. [`decode`]
+/// fails with the first.
+pub fn type_meta_errors(map: &Map<String, Value>) -> Vec<(&'static str, FieldError)> {
+    let mut errors = Vec::new();
     for key in ["apiVersion", "kind"] {
-        match map.get(key) {
-            Some(Value::String(s)) if !s.is_empty() => {}
-            Some(Value::String(_)) | None | Some(Value::Null) => {
-                return Err(Box::new(FieldError::required(&Path::new(key), "")));
-            }
-            Some(other) => {
-                return Err(Box::new(FieldError::invalid(&Path::new(key), other.clone(), "must be a string")));
-            }
-        }
+        let error = match map.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => continue,
+            Some(Value::String(_) | Value::Null) | None => FieldError::required(&Path::new(key), ""),
+            Some(other) => FieldError::invalid(&Path::new(key), other.clone(), "must be a string"),
+        };
+        errors.push((key, error));
     }
-    Ok(())
+    errors
 }
 
 fn kind_of(v: &Value) -> &'static str {

@@ -9,16 +9,15 @@
 //! generator, output that does not parse). Inputs a target cannot use are
 //! skipped.
 
-use crd_codegen::cli::diag;
+use crd_codegen::cli::{check, diag};
 use crd_schema::crd::{self, CustomResourceDefinition};
-use crd_schema::field::{FieldError, Path};
+use crd_schema::field::Path;
 use crd_schema::limits::Limits;
 use crd_schema::pipeline::{self, Options};
 use crd_schema::resource::{ResourceValidator, serving_schema};
 use crd_schema::structural::{self, Structural, ValidationOptions};
 use crd_schema::wire::JSONSchemaProps;
-use crd_schema::yaml::{self, Document, Step};
-use crd_schema::{field, validation};
+use crd_schema::yaml;
 use serde_json::Value;
 
 /// The `yaml` target: the reader alone.
@@ -37,13 +36,15 @@ pub fn check(bytes: &[u8]) -> String {
     let Ok(loaded) = crd::parse_source(file, bytes) else { return String::new() };
     let source = diag::Source::new(loaded.text.clone());
     let mut out = String::new();
-    let mut render = |findings: Vec<Finding>, notes: &[String]| {
-        for (message, at) in findings {
-            out.push_str(&diag::render("error", &message, file, &source, at, notes));
+    let mut render = |report: check::Report, notes: &[String]| {
+        for (level, findings) in [("error", report.errors), ("warning", report.warnings)] {
+            for finding in findings {
+                out.push_str(&diag::render(level, &finding.text, file, &source, finding.at, notes));
+            }
         }
     };
     for (doc, crd) in &loaded.crds {
-        render(check_crd(doc, crd), std::slice::from_ref(&crd.name));
+        render(check::check_crd(file, doc, crd), std::slice::from_ref(&crd.name));
     }
     if !loaded.skipped.is_empty() {
         let limits = Limits::default();
@@ -51,7 +52,7 @@ pub fn check(bytes: &[u8]) -> String {
             if CustomResourceDefinition::from_manifest(&doc.value).is_none()
                 && limits.check_schema(file, &doc, &[]).is_ok()
             {
-                render(check_schema(&doc), &[]);
+                render(check::check_schema(file, &doc), &[]);
             }
         }
     }
@@ -178,59 +179,4 @@ fn structural_form(props: &JSONSchemaProps) -> Option<Structural> {
     let structural = serving_schema(props, "schema.yaml").ok()?;
     let errors = structural::validate_structural(&Path::root(), &structural, &ValidationOptions::default());
     errors.is_empty().then_some(structural)
-}
-
-const V1: &str = "apiextensions.k8s.io/v1";
-
-type Finding = (String, Option<yaml::Position>);
-
-fn field_findings(errors: Vec<FieldError>, doc: &Document, hoisted: bool) -> Vec<Finding> {
-    errors
-        .into_iter()
-        .map(|e| {
-            let steps = diag::document_steps(&e.path, hoisted);
-            (e.to_string(), diag::locate(&doc.spans, &steps))
-        })
-        .collect()
-}
-
-// `check::check_crd` and `check::warnings`.
-fn check_crd(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
-    let v1 = crd.api_version == V1;
-    let mut out: Vec<Finding> =
-        crd.decode_issues.iter().map(|issue| (issue.message(""), doc.spans.nearest(&issue.path))).collect();
-    let spec = &crd.spec;
-    let errors = if v1 { validation::validate_crd_create(spec) } else { validation::validate_crd_update(spec, spec) };
-    out.extend(field_findings(errors, doc, v1));
-    let schemas: Vec<Option<&JSONSchemaProps>> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
-    let condition = structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas);
-    if !condition.is_empty() {
-        let at = doc.spans.nearest(&[Step::Key("spec".into())]);
-        out.push((format!("NonStructuralSchema: {}", field::aggregate(&condition)), at));
-    }
-    out
-}
-
-// `check::check_schema`.
-fn check_schema(doc: &Document) -> Vec<Finding> {
-    let (schema, issues) = JSONSchemaProps::decode(&doc.value);
-    let mut out: Vec<Finding> =
-        issues.iter().map(|issue| (issue.message("openAPIV3Schema"), doc.spans.nearest(&issue.path))).collect();
-    let spec = crd::CrdSpec {
-        group: "example.com".to_owned(),
-        validation: Some(crd::CustomResourceValidation { open_api_v3_schema: Some(schema) }),
-        versions: vec![crd::CrdVersion { name: "v1".to_owned(), served: true, storage: true, ..Default::default() }],
-        preserve_unknown_fields: Some(false),
-        ..Default::default()
-    };
-    let prefix = Path::new("spec").child("validation");
-    for e in validation::validate_crd_create(&spec) {
-        let path = e.path.strip_prefix(&prefix).unwrap_or_else(|| e.path.clone());
-        let mut steps = diag::document_steps(&path, false);
-        if steps.first() == Some(&Step::Key("openAPIV3Schema".into())) {
-            steps.remove(0);
-        }
-        out.push((FieldError { path, ..e }.to_string(), doc.spans.nearest(&steps)));
-    }
-    out
 }

@@ -76,6 +76,22 @@ pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
     difference(a, b, &mut String::new())
 }
 
+/// The value at a [`first_difference`] path (`spec.versions[0].schema`),
+/// `null` when there is none.
+pub fn value_at(value: &Value, path: &str) -> Value {
+    let mut pointer = String::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
+        pointer.push('/');
+        pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+        for index in indices.split('[').filter(|s| !s.is_empty()) {
+            pointer.push('/');
+            pointer.push_str(index.trim_end_matches(']'));
+        }
+    }
+    value.pointer(&pointer).cloned().unwrap_or(Value::Null)
+}
+
 fn difference(a: &Value, b: &Value, path: &mut String) -> Option<String> {
     let here = || Some(if path.is_empty() { "<root>".to_owned() } else { path.clone() });
     match (a, b) {

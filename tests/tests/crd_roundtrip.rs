@@ -58,28 +58,13 @@ fn derived_crds_equal_the_corpus() {
         compared += 1;
         let (want, got) = (normalise_crd(original), normalise_crd(&manifest.to_value()));
         if let Some(path) = first_difference(&want, &got) {
-            let at = |v: &Value| v.pointer(&pointer(&path)).cloned().unwrap_or(Value::Null);
+            let at = |v: &Value| crd_tests::value_at(v, &path);
             failures.push(format!("{file} ({name}): differs at {path}: original {} rebuilt {}", at(&want), at(&got)));
         }
     }
     println!("I3: {compared} corpus v1 CRDs compared, {} differ", failures.len());
     assert_eq!(compared, originals.len(), "every corpus v1 CRD has generated types");
     assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
-}
-
-/// A `first_difference` path (`spec.versions[0].schema`) as a JSON pointer.
-fn pointer(path: &str) -> String {
-    let mut out = String::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
-        out.push('/');
-        out.push_str(&key.replace('~', "~0").replace('/', "~1"));
-        for index in indices.split('[').filter(|s| !s.is_empty()) {
-            out.push('/');
-            out.push_str(index.trim_end_matches(']'));
-        }
-    }
-    out
 }
 
 #[test]

@@ -147,6 +147,9 @@ fn main() -> Result<()> {
         ["fuzz-seeds"] => fuzz::seeds(&workspace_root()).map(|counts| fuzz::report_seeds(&counts)),
         ["fuzz", rest @ ..] => fuzz::run(&workspace_root(), rest),
         ["random-schemas", rest @ ..] => random::run(rest),
-        _ => bail!("usage: cargo xtask <demo | gen [--check] | bless>"),
+        _ => bail!(
+            "usage: cargo xtask <demo | gen [--check] | bless | fuzz-seeds | fuzz [--seconds N] [TARGET...] \
+             | random-schemas [--cases N] [--seed S] [--objects N]>"
+        ),
     }
 }

@@ -30,19 +30,26 @@ pub enum Format {
 
 /// One finding with its position in the source.
 #[derive(Debug)]
-struct Finding {
-    text: String,
-    at: Option<Position>,
+pub struct Finding {
+    /// What is wrong, in Kubernetes' words.
+    pub text: String,
+    /// Where, when known.
+    pub at: Option<Position>,
 }
 
-/// Everything said about one CRD.
+/// Everything said about one CRD or bare schema.
 #[derive(Debug)]
-struct Report {
-    file: String,
-    name: String,
-    api_version: String,
-    errors: Vec<Finding>,
-    warnings: Vec<Finding>,
+pub struct Report {
+    /// The file it is in.
+    pub file: String,
+    /// The CRD's name; empty for a bare schema.
+    pub name: String,
+    /// The CRD's `apiVersion`; empty for a bare schema.
+    pub api_version: String,
+    /// What the API server rejects.
+    pub errors: Vec<Finding>,
+    /// What it records without rejecting.
+    pub warnings: Vec<Finding>,
 }
 
 const V1: &str = "apiextensions.k8s.io/v1";
@@ -58,7 +65,7 @@ fn field_findings(errors: Vec<FieldError>, doc: &Document, hoisted: bool) -> Vec
 }
 
 /// Checks one CRD of a document.
-fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Report {
+pub fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Report {
     let v1 = crd.api_version == V1;
     let mut errors: Vec<Finding> = crd
         .decode_issues
@@ -116,7 +123,7 @@ fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
 }
 
 /// Checks a bare `openAPIV3Schema` as the only version of a CRD.
-fn check_schema(file: &str, doc: &Document) -> Report {
+pub fn check_schema(file: &str, doc: &Document) -> Report {
     let (schema, issues) = JSONSchemaProps::decode(&doc.value);
     let mut errors: Vec<Finding> = issues
         .iter()

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 use crd_schema::crd::CustomResourceDefinition;
 use crd_schema::field::{ErrorList, FieldError, Path};
+use crd_schema::pipeline;
 use crd_schema::resource::{Outcome, ResourceValidator};
 use crd_schema::yaml::{Document, Position, Step};
 use serde_json::{Value, json};
@@ -209,16 +210,10 @@ fn type_meta_errors(doc: &Document) -> Vec<(String, Option<Position>)> {
         let message = "the document must be a JSON object with apiVersion and kind".to_owned();
         return vec![(FieldError::invalid(&Path::root(), doc.value.clone(), message).to_string(), Some(doc.start))];
     };
-    let mut errors = Vec::new();
-    for key in ["apiVersion", "kind"] {
-        let error = match map.get(key) {
-            Some(Value::String(s)) if !s.is_empty() => continue,
-            Some(Value::String(_) | Value::Null) | None => FieldError::required(&Path::new(key), ""),
-            Some(other) => FieldError::invalid(&Path::new(key), other.clone(), "must be a string"),
-        };
-        errors.push((error.to_string(), doc.spans.get(&[Step::Key(key.into())]).or(Some(doc.start))));
-    }
-    errors
+    pipeline::type_meta_errors(map)
+        .into_iter()
+        .map(|(key, error)| (error.to_string(), doc.spans.get(&[Step::Key(key.into())]).or(Some(doc.start))))
+        .collect()
 }
 
 fn blank(file: &str, doc: &Document, status: Status) -> Report {

@@ -74,26 +74,21 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 pub fn read_file_with(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     use std::io::Read as _;
     let io = |source| Error::Io { path: path.to_owned(), source };
+    let too_big = |what: String| limits.breach(Limit::InputBytes, &path.display().to_string(), None, what);
     let file = std::fs::File::open(path).map_err(io)?;
-    let too_big = |size: u64| {
-        limits.breach(Limit::InputBytes, &path.display().to_string(), None, format!("input is {size} bytes"))
-    };
     let max = limits.max_input_bytes as u64;
-    if let Ok(metadata) = file.metadata()
-        && metadata.is_file()
-        && metadata.len() > max
-    {
-        return Err(too_big(metadata.len()));
+    match file.metadata() {
+        Ok(metadata) if metadata.is_file() && metadata.len() > max => {
+            return Err(too_big(format!("input is {} bytes", metadata.len())));
+        }
+        _ => {}
     }
+    // Not a regular file (a pipe, say): read one byte past the limit to
+    // tell whether there is more.
     let mut bytes = Vec::new();
     file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > max {
-        return Err(limits.breach(
-            Limit::InputBytes,
-            &path.display().to_string(),
-            None,
-            format!("input is more than {max} bytes"),
-        ));
+        return Err(too_big(format!("input is more than {max} bytes")));
     }
     Ok(bytes)
 }
@@ -106,9 +101,7 @@ pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
 /// [`parse_source`] within `limits`; the schemas of every CRD are held to
 /// the schema limits too ([`Limits::check_schema`]).
 pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Loaded> {
-    if bytes.len() > limits.max_input_bytes {
-        return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", bytes.len())));
-    }
+    // The reader holds the text to `limits.max_input_bytes`.
     let text = source_text(file, bytes)?;
     let documents = source_documents_with(file, text, limits)?;
     let mut crds = Vec::new();

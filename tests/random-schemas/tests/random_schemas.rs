@@ -127,7 +127,7 @@ fn derived_crds_equal_the_drawn_ones() {
         };
         let (want, got) = (normalise_crd(original), normalise_crd(&manifest.to_value()));
         if let Some(path) = first_difference(&want, &got) {
-            let at = |v: &Value| v.pointer(&pointer(&path)).cloned().unwrap_or(Value::Null);
+            let at = |v: &Value| crd_tests::value_at(v, &path);
             failures.push(format!("{file}: differs at {path}:\n  drawn:   {}\n  rebuilt: {}", at(&want), at(&got)));
         }
         if let Err(report) = crd_tests::check_derived(manifest) {
@@ -137,21 +137,6 @@ fn derived_crds_equal_the_drawn_ones() {
     println!("I3: {} random CRDs rebuilt and compared, {} failures", derived.len(), failures.len());
     assert_eq!(derived.len(), random_schemas::CASES - random_schemas::GENERATOR_ERRORS.len());
     assert!(failures.is_empty(), "{} failures ({}):\n{}", failures.len(), replay(), failures.join("\n"));
-}
-
-/// A `first_difference` path (`spec.versions[0].schema`) as a JSON pointer.
-fn pointer(path: &str) -> String {
-    let mut out = String::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
-        out.push('/');
-        out.push_str(&key.replace('~', "~0").replace('/', "~1"));
-        for index in indices.split('[').filter(|s| !s.is_empty()) {
-            out.push('/');
-            out.push_str(index.trim_end_matches(']'));
-        }
-    }
-    out
 }
 
 /// A CRD version as the API server serves it, with its schema's JSON for
