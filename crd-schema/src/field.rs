@@ -7,6 +7,7 @@
 //! returned as values, never raised.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -24,9 +25,19 @@ pub enum PathElement {
 }
 
 /// A Kubernetes field path such as `spec.versions[0].schema`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Walks over objects make a path for every node they visit and render one
+/// only for an error, so a path shares its parent: [`Path::child`] costs one
+/// allocation, not a copy of every step above it.
+#[derive(Clone, Default)]
 pub struct Path {
-    elements: Vec<PathElement>,
+    last: Option<Arc<Step>>,
+}
+
+/// The last step of a path and the path before it.
+struct Step {
+    parent: Option<Arc<Step>>,
+    element: PathElement,
 }
 
 impl Path {
@@ -59,15 +70,28 @@ impl Path {
     }
 
     fn with(&self, element: PathElement) -> Self {
-        let mut elements = Vec::with_capacity(self.elements.len() + 1);
-        elements.extend_from_slice(&self.elements);
-        elements.push(element);
-        Self { elements }
+        Self { last: Some(Arc::new(Step { parent: self.last.clone(), element })) }
     }
 
-    /// The steps of this path.
-    pub fn elements(&self) -> &[PathElement] {
-        &self.elements
+    fn from_elements(elements: impl IntoIterator<Item = PathElement>) -> Self {
+        elements.into_iter().fold(Self::root(), |path, element| path.with(element))
+    }
+
+    /// The steps of this path, first to last.
+    pub fn elements(&self) -> Vec<&PathElement> {
+        let mut out = Vec::new();
+        let mut step = self.last.as_deref();
+        while let Some(s) = step {
+            out.push(&s.element);
+            step = s.parent.as_deref();
+        }
+        out.reverse();
+        out
+    }
+
+    /// The last step, `None` at the root.
+    pub fn last(&self) -> Option<&PathElement> {
+        self.last.as_deref().map(|s| &s.element)
     }
 
     /// The object keys and array indices this path walks in a document.
@@ -78,7 +102,7 @@ impl Path {
     pub fn steps(&self) -> Vec<crate::yaml::Step> {
         use crate::yaml::Step;
         let mut steps = Vec::new();
-        for element in &self.elements {
+        for element in self.elements() {
             match element {
                 PathElement::Name(name) => {
                     for segment in name.split('.').filter(|s| !s.is_empty()) {
@@ -100,29 +124,61 @@ impl Path {
 
     /// Whether this is the empty path.
     pub fn is_root(&self) -> bool {
-        self.elements.is_empty()
+        self.last.is_none()
     }
 
     /// The rest of this path after `prefix`, if it starts with it.
     pub fn strip_prefix(&self, prefix: &Path) -> Option<Path> {
-        self.elements.strip_prefix(prefix.elements.as_slice()).map(|rest| Path { elements: rest.to_vec() })
+        let elements = self.elements();
+        let rest = elements.strip_prefix(prefix.elements().as_slice())?;
+        Some(Self::from_elements(rest.iter().map(|e| (*e).clone())))
     }
 
     /// This path followed by every step of `other`.
     #[must_use]
     pub fn join(&self, other: &Path) -> Self {
-        let mut elements = self.elements.clone();
-        elements.extend_from_slice(&other.elements);
-        Self { elements }
+        other.elements().into_iter().fold(self.clone(), |path, element| path.with(element.clone()))
+    }
+}
+
+impl fmt::Debug for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Path").field("elements", &self.elements()).finish()
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Self) -> bool {
+        self.elements() == other.elements()
+    }
+}
+
+impl Eq for Path {}
+
+impl std::hash::Hash for Path {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.elements().hash(state);
+    }
+}
+
+impl PartialOrd for Path {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Path {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.elements().cmp(&other.elements())
     }
 }
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.elements.is_empty() {
+        if self.is_root() {
             return f.write_str("<nil>");
         }
-        for (i, element) in self.elements.iter().enumerate() {
+        for (i, element) in self.elements().into_iter().enumerate() {
             match element {
                 PathElement::Name(name) => {
                     if i > 0 {

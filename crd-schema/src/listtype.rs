@@ -32,15 +32,24 @@ pub fn validate_list_set_and_map(path: &Path, schema: &Structural, value: &Value
 // `<p>[<key>]`, values of declared properties at `<p>.<key>`.
 fn object(path: &Path, schema: &Structural, map: &Map<String, Value>) -> ErrorList {
     let mut errors = Vec::new();
+    // Scalars hold no lists: no path is made for them.
+    let containers = || map.iter().filter(|(_, v)| v.is_object() || v.is_array());
     if let Some(additional) = schema.additional_properties_schema() {
-        for (key, value) in map {
+        for (key, value) in containers() {
             errors.extend(walk(&path.key(key.as_str()), additional, value));
         }
     }
+    // A few properties are found faster by a scan than by building an
+    // index; many would make the scan quadratic.
+    let index: Option<HashMap<&str, &Structural>> =
+        (schema.properties.len() > 16).then(|| schema.properties.iter().map(|(k, s)| (k.as_str(), s)).collect());
     if !schema.properties.is_empty() {
-        let properties: HashMap<&str, &Structural> = schema.properties.iter().map(|(k, s)| (k.as_str(), s)).collect();
-        for (key, value) in map {
-            if let Some(sub) = properties.get(key.as_str()) {
+        for (key, value) in containers() {
+            let sub = match &index {
+                Some(index) => index.get(key.as_str()).copied(),
+                None => schema.property(key),
+            };
+            if let Some(sub) = sub {
                 errors.extend(walk(&path.child(key.as_str()), sub, value));
             }
         }

@@ -61,6 +61,15 @@ impl Default for Options {
     }
 }
 
+/// Whether `schema` has an `x-kubernetes-embedded-resource` node, whose
+/// type meta and metadata can fail [`decode`] after pruning.
+pub(crate) fn has_embedded_resource(schema: &Structural) -> bool {
+    schema.extensions.x_embedded_resource
+        || schema.properties.iter().any(|(_, s)| has_embedded_resource(s))
+        || schema.items.as_deref().is_some_and(has_embedded_resource)
+        || schema.additional_properties_schema().is_some_and(has_embedded_resource)
+}
+
 /// The result of [`decode`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decoded {
@@ -73,8 +82,22 @@ pub struct Decoded {
 }
 
 /// Runs the decode pipeline on `object` with the version's `schema`.
-pub fn decode(mut object: Value, schema: Option<&Structural>, options: &Options) -> Result<Decoded, Box<FieldError>> {
-    let root_meta = if options.resource_root { Some(read_root(&object)?) } else { None };
+pub fn decode(object: Value, schema: Option<&Structural>, options: &Options) -> Result<Decoded, Box<FieldError>> {
+    decode_or_return(object, schema, options).map_err(|(error, _)| error)
+}
+
+/// As [`decode`], but a failure found before the object was changed gives
+/// the object back. Only the embedded resources of `schema` can fail
+/// later, so without them the caller never needs a copy of its own.
+pub(crate) fn decode_or_return(
+    mut object: Value,
+    schema: Option<&Structural>,
+    options: &Options,
+) -> Result<Decoded, (Box<FieldError>, Option<Value>)> {
+    let root_meta = match options.resource_root.then(|| read_root(&object)).transpose() {
+        Ok(meta) => meta,
+        Err(error) => return Err((error, Some(object))),
+    };
     let mut unknown_fields =
         root_meta.iter().flatten().flat_map(|m| m.unknown_field_paths.iter().cloned()).collect::<Vec<_>>();
 
@@ -83,7 +106,8 @@ pub fn decode(mut object: Value, schema: Option<&Structural>, options: &Options)
         defaulting::prune_nulls(&mut object, schema);
     }
     let coerce = CoerceOptions { drop_invalid_fields: false, return_unknown_field_paths: true };
-    unknown_fields.extend(objectmeta::coerce(&Path::root(), &mut object, schema, false, coerce)?);
+    unknown_fields
+        .extend(objectmeta::coerce(&Path::root(), &mut object, schema, false, coerce).map_err(|e| (e, None))?);
 
     if let (Some(root_meta), Value::Object(map)) = (&root_meta, &mut object) {
         objectmeta::set_object_meta(map, root_meta.as_ref().map(|m| &m.meta));

@@ -121,6 +121,8 @@ pub struct ResourceValidator {
     resource: Option<Resource>,
     schema: Option<Structural>,
     values: Option<ValueValidator>,
+    /// Whether the schema has embedded resources (see [`Self::run`]).
+    embedded: bool,
     #[cfg(feature = "cel")]
     cel: Option<crate::cel::CelValidator>,
 }
@@ -163,6 +165,7 @@ impl ResourceValidator {
     pub fn new(resource: Option<Resource>, schema: Option<Structural>) -> Self {
         Self {
             values: schema.as_ref().map(ValueValidator::new),
+            embedded: schema.as_ref().is_some_and(pipeline::has_embedded_resource),
             #[cfg(feature = "cel")]
             cel: schema.as_ref().map(crate::cel::CelValidator::new).filter(|c| !c.is_empty()),
             resource,
@@ -191,23 +194,34 @@ impl ResourceValidator {
     }
 
     fn run(&self, object: Value, old: Option<&Value>) -> Outcome {
-        match self.decode(object.clone()) {
-            Ok((mut stored, unknown_fields)) => {
+        // A failed decode reports the object as given; only a schema with
+        // embedded resources can fail after changing it, so only then is a
+        // copy kept.
+        let copy = self.embedded.then(|| object.clone());
+        match pipeline::decode_or_return(object, self.schema.as_ref(), &self.options()) {
+            Ok(decoded) => {
+                let mut stored = decoded.object;
                 self.prepare(&mut stored);
                 let errors = self.validate(&stored, old);
-                Outcome { object: stored, unknown_fields, errors }
+                Outcome { object: stored, unknown_fields: decoded.unknown_fields, errors }
             }
-            Err(e) => Outcome { object, unknown_fields: Vec::new(), errors: vec![*e.0] },
+            Err((e, given)) => {
+                let object = given.or(copy).unwrap_or_default();
+                Outcome { object, unknown_fields: Vec::new(), errors: vec![*e] }
+            }
+        }
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            preserve_unknown_fields: self.resource.as_ref().is_some_and(|r| r.preserve_unknown_fields),
+            apply_defaults: true,
+            resource_root: self.resource.is_some(),
         }
     }
 
     fn decode(&self, object: Value) -> Result<(Value, Vec<String>), DecodeFailure> {
-        let options = Options {
-            preserve_unknown_fields: self.resource.as_ref().is_some_and(|r| r.preserve_unknown_fields),
-            apply_defaults: true,
-            resource_root: self.resource.is_some(),
-        };
-        pipeline::decode(object, self.schema.as_ref(), &options)
+        pipeline::decode(object, self.schema.as_ref(), &self.options())
             .map(|d| (d.object, d.unknown_fields))
             .map_err(DecodeFailure)
     }

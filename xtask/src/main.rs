@@ -12,7 +12,13 @@
 //!   targets of `fuzz/` from the shared corpus and conformance data, and
 //!   run each for N seconds (default 300; needs nightly and cargo-fuzz).
 //! - `random-schemas [--cases N] [--seed S] [--objects N]`: the random-schema tests on N schemas (default 500).
+//! - `bench [--no-peers | --no-runtime]`: the benchmarks of `bench/` and
+//!   the comparison with kopium (installed with cargo when missing), as
+//!   ratios written to `docs/benchmarks.md`; `--no-peers` leaves kopium
+//!   out, `--no-runtime` runs only the kopium comparison. A half not run
+//!   keeps its section of the file.
 
+mod bench;
 mod fuzz;
 mod random;
 
@@ -139,6 +145,10 @@ fn bless() -> Result<()> {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(peak_file) = std::env::var_os(bench::PEAK_FILE) {
+        let code = bench::rustc_wrapper(Path::new(&peak_file), &args)?;
+        std::process::exit(code);
+    }
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["demo"] => demo(),
         ["gen"] => generate(false),
@@ -147,9 +157,10 @@ fn main() -> Result<()> {
         ["fuzz-seeds"] => fuzz::seeds(&workspace_root()).map(|counts| fuzz::report_seeds(&counts)),
         ["fuzz", rest @ ..] => fuzz::run(&workspace_root(), rest),
         ["random-schemas", rest @ ..] => random::run(rest),
+        ["bench", rest @ ..] => bench::run(rest),
         _ => bail!(
             "usage: cargo xtask <demo | gen [--check] | bless | fuzz-seeds | fuzz [--seconds N] [TARGET...] \
-             | random-schemas [--cases N] [--seed S] [--objects N]>"
+             | random-schemas [--cases N] [--seed S] [--objects N] | bench [--no-peers | --no-runtime]>"
         ),
     }
 }

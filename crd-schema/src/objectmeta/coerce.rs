@@ -105,9 +105,19 @@ impl Coercer {
         s: &Structural,
         embedded: bool,
     ) -> Result<(), Box<FieldError>> {
+        if !embedded {
+            // Nothing is removed or replaced here: walk the values in place.
+            // Scalars have nothing to coerce below them.
+            for (key, value) in map.iter_mut().filter(|(_, v)| v.is_object() || v.is_array()) {
+                if let Some((child_path, child_schema)) = child(path, s, key) {
+                    self.walk(&child_path, value, child_schema, false)?;
+                }
+            }
+            return Ok(());
+        }
         let keys: Vec<String> = map.keys().cloned().collect();
         for key in keys {
-            let detached = if embedded { self.embedded_field(path, map, &key)? } else { None };
+            let detached = self.embedded_field(path, map, &key)?;
             let Some((child_path, child_schema)) = child(path, s, &key) else {
                 continue;
             };

@@ -56,7 +56,7 @@ fn compile_rules(_schema: &JSONSchemaProps, _p: &Path) -> Option<Vec<RuleCompila
 #[cfg(feature = "cel")]
 fn compile_rules(schema: &JSONSchemaProps, p: &Path) -> Option<Vec<RuleCompilation>> {
     let structural = crate::structural::new_structural(schema).ok()?;
-    let is_root = matches!(p.elements().last(), Some(crate::field::PathElement::Name(n)) if n == "openAPIV3Schema");
+    let is_root = matches!(p.last(), Some(crate::field::PathElement::Name(n)) if n == "openAPIV3Schema");
     let once_per_object = only_properties_from_root(p);
     let rules = schema.x_validations.as_deref().unwrap_or_default();
     let Some(compiled) = crate::cel::compile_node(&structural, is_root) else {
