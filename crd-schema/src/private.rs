@@ -5,7 +5,9 @@
 //! pruning in maps, and schema defaults decoded through the field's own
 //! type (so nested defaults apply and unknown fields are pruned).
 
-use std::collections::BTreeMap;
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 pub use crate::schema::derive_support::*;
 
@@ -18,8 +20,48 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 /// The generator only embeds defaults that decode; a default that does not
 /// (which `crd check` reports) falls back to `T::default()` rather than
 /// panicking in user code.
-pub fn default_from_json<T: DeserializeOwned + Default>(json: &str) -> T {
-    serde_json::from_str(json).unwrap_or_default()
+///
+/// Each default is decoded once per thread and cloned afterwards: a list of
+/// objects that all lack a defaulted `status` would otherwise parse the same
+/// JSON once per object. The cache is keyed by the type and the address of
+/// the embedded text, which the generator always passes as a literal.
+pub fn default_from_json<T: DeserializeOwned + Default + Clone + 'static>(json: &'static str) -> T {
+    /// A decoded default by its type and the address and length of its text.
+    type Cache = HashMap<(TypeId, usize, usize), Box<dyn Any>>;
+    thread_local! {
+        static DECODED: RefCell<Cache> = RefCell::new(HashMap::new());
+    }
+    let key = (TypeId::of::<T>(), json.as_ptr() as usize, json.len());
+    let cached = DECODED.with(|cache| cache.borrow().get(&key).and_then(|v| v.downcast_ref::<T>()).cloned());
+    if let Some(value) = cached {
+        return value;
+    }
+    // Decoding may call this function again for nested defaults, so the
+    // cache is not borrowed meanwhile.
+    let value: T = serde_json::from_str(json).unwrap_or_default();
+    DECODED.with(|cache| cache.borrow_mut().insert(key, Box::new(value.clone())));
+    value
+}
+
+/// Decodes an open string enum (one with a catch-all variant) from any
+/// string, by `variant`, which maps every string to a value. Hand-written
+/// instead of serde's derive, whose untagged catch-all buffers every value
+/// before matching it: this reads the string once and generates less code.
+pub fn string_enum<'de, D, T>(deserializer: D, variant: fn(&str) -> T) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    struct Visitor<T>(fn(&str) -> T);
+    impl<T> serde::de::Visitor<'_> for Visitor<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<T, E> {
+            Ok((self.0)(value))
+        }
+    }
+    deserializer.deserialize_str(Visitor(variant))
 }
 
 /// A field with a default that is not nullable: `null` gets the default,
@@ -200,5 +242,61 @@ mod tests {
         assert_eq!(v["a"], 1);
         let v: i64 = default_from_json("\"not a number\"");
         assert_eq!(v, 0);
+    }
+
+    #[test]
+    fn string_enums_take_any_string_and_nothing_else() {
+        #[derive(Debug, PartialEq)]
+        enum Colour {
+            Red,
+            Unknown(String),
+        }
+        impl<'de> Deserialize<'de> for Colour {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                string_enum(d, |s| match s {
+                    "red" => Colour::Red,
+                    other => Colour::Unknown(other.to_owned()),
+                })
+            }
+        }
+        assert_eq!(serde_json::from_str::<Colour>(r#""red""#).unwrap(), Colour::Red);
+        assert_eq!(serde_json::from_str::<Colour>(r#""r\u0065d""#).unwrap(), Colour::Red, "escaped");
+        assert_eq!(serde_json::from_str::<Colour>(r#""pink""#).unwrap(), Colour::Unknown("pink".into()));
+        let error = serde_json::from_str::<Colour>("3").unwrap_err().to_string();
+        assert!(error.contains("expected a string"), "{error}");
+        assert!(serde_json::from_value::<Colour>(serde_json::json!(null)).is_err());
+    }
+
+    #[test]
+    fn cached_defaults_are_per_type_and_text() {
+        #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+        struct Inner {
+            #[serde(default = "Inner::default_n")]
+            n: i64,
+        }
+        impl Inner {
+            fn default_n() -> i64 {
+                default_from_json("7")
+            }
+        }
+        #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+        struct Outer {
+            #[serde(default)]
+            inner: Inner,
+        }
+        const TEXT: &str = r#"{"inner": {}}"#;
+        // Nested defaults are decoded while the outer one is: no re-borrow.
+        for _ in 0..2 {
+            let outer: Outer = default_from_json(TEXT);
+            assert_eq!(outer.inner.n, 7, "the nested default, decoded inside the outer one");
+            let inner: Inner = default_from_json(r#"{}"#);
+            assert_eq!(inner.n, 7);
+        }
+        // The same text through another type is decoded for that type.
+        let as_map: BTreeMap<String, serde_json::Value> = default_from_json(TEXT);
+        assert_eq!(as_map["inner"], serde_json::json!({}));
+        // One text, two values on different threads: each decodes its own.
+        let other = std::thread::spawn(|| default_from_json::<Inner>(r#"{"n": 3}"#)).join().unwrap();
+        assert_eq!(other.n, 3);
     }
 }

@@ -165,7 +165,12 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     if default_variant.is_some() {
         base.push("Default");
     }
-    base.extend(["PartialEq", "Eq", "Hash", "PartialOrd", "Ord", "::serde::Serialize", "::serde::Deserialize"]);
+    base.extend(["PartialEq", "Eq", "Hash", "PartialOrd", "Ord", "::serde::Serialize"]);
+    // An open enum decodes through `__private::string_enum` (see there);
+    // a strict one keeps serde's derive, whose error lists the variants.
+    if e.catch_all.is_none() {
+        base.push("::serde::Deserialize");
+    }
     let derive = derive_attr(ctx, &base);
     let schema = schema_attrs::type_attr(ctx, &serde_json::Map::new());
     let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| {
@@ -198,6 +203,29 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
         }
         _ => quote!(),
     };
+    let deserialize = e.catch_all.as_deref().map(|c| {
+        let c = ident(c);
+        let crd_schema = &ctx.crd_schema;
+        let arms = e.variants.iter().map(|(variant, json)| {
+            let variant = ident(variant);
+            quote!(#json => Self::#variant)
+        });
+        quote! {
+            const _: () = {
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+                    where
+                        D: ::serde::Deserializer<'de>,
+                    {
+                        #crd_schema::__private::string_enum(deserializer, |value| match value {
+                            #(#arms,)*
+                            _ => Self::#c(::std::string::String::from(value)),
+                        })
+                    }
+                }
+            };
+        }
+    });
     let variants = variants.chain(catch_all);
     quote! {
         #doc
@@ -208,6 +236,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
             #(#variants,)*
         }
         #default_impl
+        #deserialize
     }
 }
 

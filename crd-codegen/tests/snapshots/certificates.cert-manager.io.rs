@@ -489,7 +489,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecAdditionalOutputFormatsType {
@@ -502,6 +501,25 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de>
+        for CertificateSpecAdditionalOutputFormatsType {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "DER" => Self::Der,
+                        "CombinedPEM" => Self::CombinedPem,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// Reference to the issuer responsible for issuing the certificate.
     /// If the issuer is namespace-scoped, it must be in the same namespace
@@ -726,7 +744,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecKeystoresPkcs12Profile {
@@ -741,6 +758,26 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecKeystoresPkcs12Profile {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "LegacyRC2" => Self::LegacyRc2,
+                        "LegacyDES" => Self::LegacyDes,
+                        "Modern2023" => Self::Modern2023,
+                        "Modern2026" => Self::Modern2026,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// x.509 certificate NameConstraint extension which MUST NOT be used in a non-CA certificate.
     /// More Info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.10>
@@ -929,7 +966,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyAlgorithm {
@@ -943,6 +979,25 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyAlgorithm {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "RSA" => Self::Rsa,
+                        "ECDSA" => Self::Ecdsa,
+                        "Ed25519" => Self::Ed25519,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// The private key cryptography standards (PKCS) encoding for this
     /// certificate's private key to be encoded in.
@@ -960,7 +1015,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyEncoding {
@@ -973,6 +1027,24 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyEncoding {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "PKCS1" => Self::Pkcs1,
+                        "PKCS8" => Self::Pkcs8,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// RotationPolicy controls how private keys should be regenerated when a
     /// re-issuance is being processed.
@@ -995,7 +1067,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyRotationPolicy {
@@ -1006,6 +1077,24 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyRotationPolicy {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "Never" => Self::Never,
+                        "Always" => Self::Always,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// `renewal` allows configuration of how your certificate is renewed. If the policy
     /// mentioned is
@@ -1048,7 +1137,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecRenewalPolicy {
@@ -1059,6 +1147,24 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecRenewalPolicy {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "RenewBefore" => Self::RenewBefore,
+                        "Disabled" => Self::Disabled,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// CertificateRenewalWindows is the definition for renewal windows
     #[derive(
@@ -1152,7 +1258,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecSignatureAlgorithm {
@@ -1174,6 +1279,29 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecSignatureAlgorithm {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "SHA256WithRSA" => Self::Sha256WithRsa,
+                        "SHA384WithRSA" => Self::Sha384WithRsa,
+                        "SHA512WithRSA" => Self::Sha512WithRsa,
+                        "ECDSAWithSHA256" => Self::EcdsaWithSha256,
+                        "ECDSAWithSHA384" => Self::EcdsaWithSha384,
+                        "ECDSAWithSHA512" => Self::EcdsaWithSha512,
+                        "PureEd25519" => Self::PureEd25519,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// Requested set of X509 certificate subject attributes.
     /// More info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6>
@@ -1283,7 +1411,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecUsages {
@@ -1338,6 +1465,45 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateSpecUsages {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "signing" => Self::Signing,
+                        "digital signature" => Self::DigitalSignature,
+                        "content commitment" => Self::ContentCommitment,
+                        "key encipherment" => Self::KeyEncipherment,
+                        "key agreement" => Self::KeyAgreement,
+                        "data encipherment" => Self::DataEncipherment,
+                        "cert sign" => Self::CertSign,
+                        "crl sign" => Self::CrlSign,
+                        "encipher only" => Self::EncipherOnly,
+                        "decipher only" => Self::DecipherOnly,
+                        "any" => Self::Any,
+                        "server auth" => Self::ServerAuth,
+                        "client auth" => Self::ClientAuth,
+                        "code signing" => Self::CodeSigning,
+                        "email protection" => Self::EmailProtection,
+                        "s/mime" => Self::SMime,
+                        "ipsec end system" => Self::IpsecEndSystem,
+                        "ipsec tunnel" => Self::IpsecTunnel,
+                        "ipsec user" => Self::IpsecUser,
+                        "timestamping" => Self::Timestamping,
+                        "ocsp signing" => Self::OcspSigning,
+                        "microsoft sgc" => Self::MicrosoftSgc,
+                        "netscape sgc" => Self::NetscapeSgc,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     /// Status of the Certificate.
     /// This is set and managed automatically.
@@ -1618,7 +1784,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateStatusConditionsStatus {
@@ -1630,6 +1795,25 @@ pub mod v1 {
         #[serde(untagged)]
         Other(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for CertificateStatusConditionsStatus {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "True" => Self::True,
+                        "False" => Self::False,
+                        "Unknown" => Self::Unknown,
+                        _ => Self::Other(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 }
 
 /// `certificates.cert-manager.io` with every version, as the derive rebuilds it from these types.

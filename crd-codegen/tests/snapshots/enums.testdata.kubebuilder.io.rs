@@ -117,7 +117,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum EnumSpecField {
@@ -128,6 +127,24 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for EnumSpecField {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "Value1" => Self::Value1,
+                        "Value2" => Self::Value2,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 }
 
 /// `enums.testdata.kubebuilder.io` with every version, as the derive rebuilds it from these types.

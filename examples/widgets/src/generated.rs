@@ -166,7 +166,6 @@ pub mod v1 {
         PartialOrd,
         Ord,
         ::serde::Serialize,
-        ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
     pub enum WidgetSpecColour {
@@ -181,6 +180,25 @@ pub mod v1 {
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
+
+    const _: () = {
+        impl<'de> ::serde::Deserialize<'de> for WidgetSpecColour {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                ::crd_schema::__private::string_enum(
+                    deserializer,
+                    |value| match value {
+                        "red" => Self::Red,
+                        "green" => Self::Green,
+                        "blue" => Self::Blue,
+                        _ => Self::Unknown(::std::string::String::from(value)),
+                    },
+                )
+            }
+        }
+    };
 
     #[derive(
         Clone,
