@@ -72,19 +72,9 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
 }
 
-/// Every file below `dir`, sorted.
+/// Every manifest file below `dir`, sorted.
 pub fn files_below(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() { stack.push(path) } else { out.push(path) }
-        }
-    }
-    out.sort();
-    out
+    crd::manifest_files(dir).into_iter().flatten().collect()
 }
 
 /// Every sample object of the corpus, in file order (read once).

@@ -169,7 +169,7 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
     let validate = run_divan("validate")?;
     let generate = run_divan("generate")?;
 
-    writeln!(report, "### Decoding lists of 500 objects (median per list)\n")?;
+    writeln!(report, "#### Decoding lists of 500 objects (median per list)\n")?;
     writeln!(
         report,
         "| CRD version | plain | typed | typed ÷ plain | typed (paths) ÷ plain | dynamic | dynamic ÷ typed |"
@@ -223,7 +223,7 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
 
     let parse = validate.get("parse_to_value").copied().unwrap_or(f64::NAN);
     let full = validate.get("parse_and_validate").copied().unwrap_or(f64::NAN);
-    writeln!(report, "### Validation of every corpus sample\n")?;
+    writeln!(report, "#### Validation of every corpus sample\n")?;
     writeln!(report, "| parse to `Value` | parse and validate (decode, prune, default, validate, CEL) | ratio |")?;
     writeln!(report, "|---:|---:|---:|")?;
     writeln!(report, "| {} | {} | {:.2}× |\n", human(parse), human(full), ratio(full, parse))?;
@@ -235,7 +235,7 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
 
     let yaml = generate.get("yaml_parse").copied().unwrap_or(f64::NAN);
     let gen_time = generate.get("generate").copied().unwrap_or(f64::NAN);
-    writeln!(report, "### Generator throughput on the whole corpus (in process)\n")?;
+    writeln!(report, "#### Generator throughput on the whole corpus (in process)\n")?;
     writeln!(report, "| YAML parsing alone | parse, check, generate, format | ratio |")?;
     writeln!(report, "|---:|---:|---:|")?;
     writeln!(report, "| {} | {} | {:.2}× |\n", human(yaml), human(gen_time), ratio(gen_time, yaml))?;
@@ -504,7 +504,7 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     let ours_compiled = ours.compile(&ours_deps)?;
     let theirs_compiled = theirs.compile(&theirs_deps)?;
 
-    writeln!(report, "### Generating the public corpus ({} CRDs) with crd and with {kopium_version}\n", rows.len())?;
+    writeln!(report, "#### Generating the public corpus ({} CRDs) with crd and with {kopium_version}\n", rows.len())?;
     writeln!(report, "| | crd | kopium | crd ÷ kopium |")?;
     writeln!(report, "|---|---:|---:|---:|")?;
     writeln!(
@@ -618,21 +618,7 @@ fn crate_ident(version: &str) -> String {
 }
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    crd_schema::crd::manifest_files(dir).into_iter().flatten().collect()
 }
 
 fn machine() -> String {
