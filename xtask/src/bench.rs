@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: the benchmarks of `bench/` plus the comparison with
 //! kopium on the public corpus, as ratios measured in one run, written to
-//! `docs/benchmarks.md` (between its `bench:begin`/`bench:end` markers; the
-//! text around them is kept).
+//! `docs/benchmarks.md` (between its `bench:runtime:*` and `bench:peers:*`
+//! markers; the text around them is kept).
 //!
 //! The kopium comparison: both tools generate every corpus CRD (kopium once
 //! per version, `-A`, as it generates one version per run), each CLI timed
