@@ -260,21 +260,16 @@ fn kopium() -> Result<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
         .map(|home| home.join("bin/kopium"));
-    for candidate in [Some(PathBuf::from("kopium")), installed].into_iter().flatten() {
-        if Command::new(&candidate).arg("--version").output().is_ok_and(|o| o.status.success()) {
-            return Ok(candidate);
-        }
+    let works = |p: &Path| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success());
+    if let Some(found) = [Some(PathBuf::from("kopium")), installed.clone()].into_iter().flatten().find(|p| works(p)) {
+        return Ok(found);
     }
     println!("== kopium is missing: cargo install kopium --locked");
     let status = cargo().args(["install", "kopium", "--locked"]).status().context("running cargo install")?;
     if !status.success() {
         bail!("cargo install kopium failed");
     }
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .context("no CARGO_HOME or HOME")?;
-    Ok(home.join("bin/kopium"))
+    installed.context("no CARGO_HOME or HOME")
 }
 
 fn version_of(program: &Path) -> String {
@@ -507,13 +502,7 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     writeln!(report, "#### Generating the public corpus ({} CRDs) with crd and with {kopium_version}\n", rows.len())?;
     writeln!(report, "| | crd | kopium | crd ÷ kopium |")?;
     writeln!(report, "|---|---:|---:|---:|")?;
-    writeln!(
-        report,
-        "| generation, total (CLI processes, best of 3) | {} | {} | {:.2}× |",
-        human(ours_total.as_secs_f64()),
-        human(kopium_total.as_secs_f64()),
-        ratio(ours_total.as_secs_f64(), kopium_total.as_secs_f64())
-    )?;
+    time_row(report, "generation, total (CLI processes, best of 3)", ours_total, kopium_total)?;
     writeln!(
         report,
         "| generation per CRD, faster than kopium | {faster} of {} | | worst {:.2}× ({}) |",
@@ -524,26 +513,9 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     let (ol, kl) =
         (rows.iter().map(|r| r.ours_lines).sum::<usize>(), rows.iter().map(|r| r.kopium_lines).sum::<usize>());
     writeln!(report, "| lines of code (non-blank) | {ol} | {kl} | {:.2}× |", ratio(ol as f64, kl as f64))?;
-    for (what, a, b) in [
-        (
-            "`cargo check` of the generated code, summed over one crate per project",
-            ours_compiled.check,
-            theirs_compiled.check,
-        ),
-        (
-            "`cargo build` of the generated code, summed over one crate per project",
-            ours_compiled.build,
-            theirs_compiled.build,
-        ),
-    ] {
-        writeln!(
-            report,
-            "| {what} | {} | {} | {:.2}× |",
-            human(a.as_secs_f64()),
-            human(b.as_secs_f64()),
-            ratio(a.as_secs_f64(), b.as_secs_f64())
-        )?;
-    }
+    let summed = "of the generated code, summed over one crate per project";
+    time_row(report, &format!("`cargo check` {summed}"), ours_compiled.check, theirs_compiled.check)?;
+    time_row(report, &format!("`cargo build` {summed}"), ours_compiled.build, theirs_compiled.build)?;
     writeln!(
         report,
         "| peak compiler memory (`cargo check` or `build`, largest of {} crates) | {} MiB | {} MiB | {:.2}× |\n",
@@ -598,6 +570,13 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
         met: build_ratio <= 0.5,
     });
     Ok(kopium_version)
+}
+
+/// A table row `| what | ours | theirs | ours ÷ theirs |` of two durations.
+fn time_row(report: &mut String, what: &str, ours: Duration, theirs: Duration) -> Result<()> {
+    let (a, b) = (ours.as_secs_f64(), theirs.as_secs_f64());
+    writeln!(report, "| {what} | {} | {} | {:.2}× |", human(a), human(b), ratio(a, b))?;
+    Ok(())
 }
 
 /// The names of a CRD file's versions.
