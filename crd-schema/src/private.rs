@@ -10,6 +10,11 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 pub use crate::schema::derive_support::*;
+#[cfg(feature = "k8s-openapi")]
+pub use k8s_openapi;
+#[cfg(feature = "kube")]
+pub use kube_core;
+pub use serde;
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 
@@ -160,6 +165,35 @@ where
 {
     let map = Option::<BTreeMap<String, Option<T>>>::deserialize(deserializer)?;
     Ok(map.map(|m| m.into_iter().map(|(k, v)| (k, v.unwrap_or_else(default))).collect()))
+}
+
+/// Implemented by the derive for every struct with named fields: what a
+/// spec-first root's `status = "..."` must name, since the status
+/// subresource holds an object.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the status of a custom resource: it is not a struct with named fields \
+               and `#[derive(CustomResourceSchema)]`",
+    label = "named in `status = \"...\"`"
+)]
+pub trait DerivedStruct {}
+
+/// The value of `CustomResourceExt::crd_manifest()`: the derived manifest as
+/// k8s-openapi's type.
+///
+/// # Panics
+///
+/// When the manifest does not convert ([`IntoK8sError`](crate::schema::IntoK8sError)):
+/// only a `schema_with` function that writes a keyword of the wrong JSON
+/// type does that, a bug in the program rather than in its input, and
+/// kube-core's `crd()` returns no `Result`.
+#[cfg(feature = "kube")]
+pub fn k8s_crd(
+    manifest: crate::schema::CrdManifest,
+) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+    match manifest.into_k8s() {
+        Ok(crd) => crd,
+        Err(error) => panic!("{error}"),
+    }
 }
 
 #[cfg(test)]

@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn the_manifest_is_a_v1_crd() {
-        let value = Thing::crd().to_value();
+        let value = Thing::crd_manifest().to_value();
         let version = &value["spec"]["versions"][0];
         assert_eq!(value["metadata"], json!({"name": "things.example.com"}));
         assert_eq!(
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn data_keys_are_sorted_and_properties_are_not() {
-        let value = Thing::crd().to_value();
+        let value = Thing::crd_manifest().to_value();
         let spec = &value["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
         let keys = |v: &Value| v.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
         assert_eq!(keys(&spec["properties"]), ["zeta", "alpha"]);
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn json_and_yaml_read_back_as_the_manifest() {
-        let crd = Thing::crd();
+        let crd = Thing::crd_manifest();
         let json = crd.to_json();
         assert!(json.ends_with("}\n") && json.contains("\n  \"apiVersion\""), "pretty JSON");
         assert_eq!(serde_json::from_str::<Value>(&json).ok(), Some(crd.to_value()));
@@ -332,6 +332,6 @@ mod tests {
         let documents = crate::yaml::parse_documents("crd.yaml", &yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
         assert_eq!(documents.len(), 1);
         assert_eq!(documents[0].value, crd.to_value(), "{yaml}");
-        assert_eq!(yaml, Thing::crd().to_yaml());
+        assert_eq!(yaml, Thing::crd_manifest().to_yaml());
     }
 }

@@ -25,6 +25,7 @@ mod k8s;
 mod manifest;
 mod merge;
 mod overlay;
+mod resource_impls;
 #[cfg(feature = "schemars")]
 mod schemars_bridge;
 #[cfg(feature = "schemars")]
@@ -59,7 +60,7 @@ pub trait CustomResourceSchema {
     fn schema(generator: &mut SchemaGenerator) -> Schema;
 
     /// The CRD this type is the root of (`#[crd(...)]` types: the derive
-    /// returns [`CustomResource::crd`]); `None` for every other type.
+    /// returns [`CustomResource::crd_manifest`]); `None` for every other type.
     /// [`validate`](Self::validate) uses it to check a root as a resource.
     fn root_crd() -> Option<CrdManifest> {
         None
@@ -174,8 +175,11 @@ pub trait CustomResource: CustomResourceSchema {
     /// This version's entry of `spec.versions`, schema included.
     fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest;
 
-    /// The CRD with this one version.
-    fn crd() -> CrdManifest {
+    /// The CRD with this one version. (Not `crd()`: with feature `kube`,
+    /// roots also implement kube-core's `CustomResourceExt`, whose `crd()`
+    /// returns k8s-openapi's `CustomResourceDefinition`; distinct names keep
+    /// `Database::crd_manifest()` unambiguous when both traits are in scope.)
+    fn crd_manifest() -> CrdManifest {
         CrdManifest::from_versions::<Self>(vec![Self::crd_version(&mut SchemaGenerator::new())])
     }
 }
