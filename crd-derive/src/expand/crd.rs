@@ -1,22 +1,61 @@
-//! `#[crd(...)]` roots: `impl CustomResource` and the inherent `crd()`;
-//! and the stubs emitted beside compile errors.
+//! `#[crd(...)]` roots: `impl CustomResource`, the inherent
+//! `crd_manifest()`, and the kube-rs traits (through the runtime's
+//! `__resource_impls!`); and the stubs emitted beside compile errors.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use syn::ext::IdentExt as _;
 use syn::{DeriveInput, LitStr};
 
 use super::Paths;
-use crate::internals::ast::Container;
+use crate::internals::ast::{Container, Data};
 use crate::internals::attr::crd::{Crd, PrinterColumn};
 
-/// The `CustomResource` impl and inherent `crd()` of a root type.
+/// The names of a root's CRD as the derive computes them.
+pub struct Names {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub plural: String,
+    pub singular: String,
+    pub list_kind: String,
+    pub scope: String,
+}
+
+impl Names {
+    // Names default as the API's conventions have them: kind is the type's
+    // name, plural its lowercase plus `s`, singular its lowercase, list kind
+    // kind plus `List`.
+    pub fn of(ident: &Ident, crd: &Crd) -> Self {
+        let value = |lit: &Option<LitStr>| lit.as_ref().map(LitStr::value);
+        let kind = value(&crd.kind).unwrap_or_else(|| ident.unraw().to_string());
+        let lower = kind.to_lowercase();
+        Self {
+            group: value(&crd.group).unwrap_or_default(),
+            version: value(&crd.version).unwrap_or_default(),
+            plural: value(&crd.plural).unwrap_or_else(|| format!("{lower}s")),
+            singular: value(&crd.singular).unwrap_or(lower),
+            list_kind: value(&crd.list_kind).unwrap_or_else(|| format!("{kind}List")),
+            scope: crd.scope(),
+            kind,
+        }
+    }
+
+    /// `apiVersion` of the resource's objects.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
+    }
+}
+
+/// The `CustomResource` impl, inherent `crd_manifest()` and kube-rs traits
+/// of a root type.
 pub fn root(paths: &Paths, cont: &Container<'_>, crd: &Crd, generics: &syn::Generics) -> TokenStream {
     let krate = &paths.krate;
     let ident = cont.ident;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let consts = consts(cont, crd);
-    let version = crd.version.as_ref().map(LitStr::value).unwrap_or_default();
+    let names = Names::of(ident, crd);
+    let consts = consts(&names, crd);
+    let version = &names.version;
     let served = crd.served.unwrap_or(true);
     let storage = crd.storage.unwrap_or(true);
     let deprecated = crd.deprecated;
@@ -27,6 +66,14 @@ pub fn root(paths: &Paths, cont: &Container<'_>, crd: &Crd, generics: &syn::Gene
         let path = owned(path);
         quote!(#krate::schema::SelectableField { json_path: #path })
     });
+    let api_version = names.api_version();
+    let crd_name = format!("{}.{}", names.plural, names.group);
+    let scope = Ident::new(
+        if names.scope == "Cluster" { "ClusterResourceScope" } else { "NamespaceResourceScope" },
+        Span::call_site(),
+    );
+    let metadata = metadata_member(cont);
+    let constructor = constructor(cont, &names);
     quote! {
         #[automatically_derived]
         impl #impl_generics #krate::schema::CustomResource for #ident #ty_generics #where_clause {
@@ -50,28 +97,98 @@ pub fn root(paths: &Paths, cont: &Container<'_>, crd: &Crd, generics: &syn::Gene
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The CustomResourceDefinition of this type (`#[crd(...)]`),
             /// with this one version.
-            pub fn crd() -> #krate::schema::CrdManifest {
-                <Self as #krate::schema::CustomResource>::crd()
+            pub fn crd_manifest() -> #krate::schema::CrdManifest {
+                <Self as #krate::schema::CustomResource>::crd_manifest()
             }
+
+            #constructor
+        }
+
+        #krate::__resource_impls! {
+            impl [#impl_generics] for [#ident #ty_generics] where [#where_clause],
+            api_version: #api_version,
+            scope: #scope,
+            crd_name: #crd_name,
+            metadata: [#metadata],
         }
     }
 }
 
-// Names default as the API's conventions have them: kind is the type's
-// name, plural its lowercase plus `s`, singular its lowercase, list kind
-// kind plus `List`.
-fn consts(cont: &Container<'_>, crd: &Crd) -> TokenStream {
-    let value = |lit: &Option<LitStr>| lit.as_ref().map(LitStr::value);
-    let kind = value(&crd.kind).unwrap_or_else(|| cont.ident.unraw().to_string());
-    let lower = kind.to_lowercase();
-    let group = value(&crd.group).unwrap_or_default();
-    let version = value(&crd.version).unwrap_or_default();
-    let plural = value(&crd.plural).unwrap_or_else(|| format!("{lower}s"));
-    let singular = value(&crd.singular).unwrap_or(lower);
-    let list_kind = value(&crd.list_kind).unwrap_or_else(|| format!("{kind}List"));
+// `new(name, spec)` as kube-derive's roots have it, for a root of the
+// usual shape: `apiVersion`, `kind`, `metadata`, `spec` and an optional
+// `status`, nothing else (other fields would need values `new` cannot
+// know). `spec: Option<T>` takes a `T`.
+fn constructor(cont: &Container<'_>, names: &Names) -> Option<TokenStream> {
+    let Data::Struct(_, fields) = &cont.data else { return None };
+    let named = |name: &str| fields.iter().find(|f| f.name == name);
+    let (metadata, spec) = (named("metadata")?, named("spec")?);
+    let usual = |name: &str| ["apiVersion", "kind", "metadata", "spec", "status"].contains(&name);
+    if fields.iter().any(|f| f.serde.flatten || f.serde.skip || !usual(&f.name)) {
+        return None;
+    }
+    let status = match named("status") {
+        Some(status) if option_inner(status.ty).is_none() => return None,
+        Some(status) => Some(&status.member),
+        None => None,
+    };
+    let (spec_member, metadata_member, metadata_ty) = (&spec.member, &metadata.member, metadata.ty);
+    let (spec_ty, spec_value) = match option_inner(spec.ty) {
+        Some(inner) => (quote!(#inner), quote!(::core::option::Option::Some(spec))),
+        None => {
+            let ty = spec.ty;
+            (quote!(#ty), quote!(spec))
+        }
+    };
+    let type_meta =
+        [("apiVersion", names.api_version()), ("kind", names.kind.clone())].into_iter().filter_map(|(name, value)| {
+            named(name).map(|f| {
+                let member = &f.member;
+                quote!(#member: ::std::borrow::ToOwned::to_owned(#value),)
+            })
+        });
+    let status = status.map(|member| quote!(#member: ::core::option::Option::None,));
+    let doc =
+        format!(" A new `{}` object named `name` with `spec`: `apiVersion` and `kind` set, no status.", names.kind);
+    Some(quote! {
+        #[doc = #doc]
+        pub fn new(name: &str, spec: #spec_ty) -> Self {
+            let mut metadata = <#metadata_ty as ::core::default::Default>::default();
+            metadata.name = ::core::option::Option::Some(::std::borrow::ToOwned::to_owned(name));
+            Self {
+                #(#type_meta)*
+                #metadata_member: metadata,
+                #spec_member: #spec_value,
+                #status
+            }
+        }
+    })
+}
+
+// `T` of a field type written `Option<T>` (any path ending in `Option`).
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match (last.ident == "Option", args.args.first()) {
+        (true, Some(syn::GenericArgument::Type(inner))) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+// The field whose JSON name is `metadata`, which `Metadata` returns.
+fn metadata_member<'a>(cont: &'a Container<'_>) -> Option<&'a Ident> {
+    let Data::Struct(_, fields) = &cont.data else { return None };
+    let field = fields.iter().find(|f| f.name == "metadata")?;
+    match &field.member {
+        syn::Member::Named(ident) => Some(ident),
+        syn::Member::Unnamed(_) => None,
+    }
+}
+
+fn consts(names: &Names, crd: &Crd) -> TokenStream {
+    let Names { group, version, kind, plural, singular, list_kind, scope } = names;
     let short_names = &crd.short_names;
     let categories = &crd.categories;
-    let scope = value(&crd.scope).unwrap_or_else(|| "Namespaced".to_owned());
     let storage = crd.storage.unwrap_or(true);
     quote! {
         const GROUP: &'static str = #group;
@@ -147,7 +264,7 @@ fn printer_column(paths: &Paths, column: &PrinterColumn) -> TokenStream {
 }
 
 /// Impls that compile whatever the input, emitted beside the errors: the
-/// trait, and for a `#[crd]` type `CustomResource` and `crd()` too.
+/// trait, and for a `#[crd]` type `CustomResource` and `crd_manifest()` too.
 pub fn stub(paths: &Paths, input: &DeriveInput) -> TokenStream {
     let krate = &paths.krate;
     let ident = &input.ident;
@@ -171,7 +288,7 @@ pub fn stub(paths: &Paths, input: &DeriveInput) -> TokenStream {
             }
             impl #impl_generics #ident #ty_generics #where_clause {
                 /// Not available: the derive reported errors.
-                pub fn crd() -> #krate::schema::CrdManifest {
+                pub fn crd_manifest() -> #krate::schema::CrdManifest {
                     ::core::unimplemented!()
                 }
             }

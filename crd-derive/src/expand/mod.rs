@@ -6,13 +6,14 @@
 mod crd;
 mod enum_;
 mod field;
+mod spec_first;
 mod struct_;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, parse_quote};
 
-use crate::internals::ast::{Container, Data};
+use crate::internals::ast::{Container, CrdForm, Data, Style};
 use crate::internals::attr::doc::Doc;
 use crate::internals::attr::schema::Keywords;
 use crate::internals::check;
@@ -48,14 +49,25 @@ fn expand(paths: &Paths, cont: &Container<'_>) -> TokenStream {
     let ident = cont.ident;
     let generics = bounded_generics(paths, cont.original);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let root = cont.crd.as_ref().map(|crd| crd::root(paths, cont, crd, &generics));
-    let root_crd = cont.crd.as_ref().map(|_| {
+    let root = cont.crd.as_ref().filter(|_| cont.is_root()).map(|crd| crd::root(paths, cont, crd, &generics));
+    let root_crd = root.as_ref().map(|_| {
         quote! {
             fn root_crd() -> ::std::option::Option<#krate::schema::CrdManifest> {
-                ::std::option::Option::Some(<Self as #krate::schema::CustomResource>::crd())
+                ::std::option::Option::Some(<Self as #krate::schema::CustomResource>::crd_manifest())
             }
         }
     });
+    let derived_struct = matches!(cont.data, Data::Struct(Style::Named, _) if !cont.serde.transparent).then(|| {
+        let private = paths.private();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #private::DerivedStruct for #ident #ty_generics #where_clause {}
+        }
+    });
+    let spec_first = match (&cont.crd, cont.crd_form()) {
+        (Some(crd), Some(CrdForm::Spec)) => spec_first::root_type(paths, cont, crd),
+        _ => TokenStream::new(),
+    };
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications)]
@@ -67,8 +79,10 @@ fn expand(paths: &Paths, cont: &Container<'_>) -> TokenStream {
                 }
                 #root_crd
             }
+            #derived_struct
             #root
         };
+        #spec_first
     }
 }
 

@@ -10,7 +10,7 @@ use crate::internals::ast::{Container, Field, Style};
 
 /// The schema expression of a struct (before the type's doc and keywords).
 pub fn body(paths: &Paths, cont: &Container<'_>, style: Style, fields: &[Field<'_>]) -> TokenStream {
-    let cx = FieldContext { container_default: &cont.serde.default, root: cont.crd.is_some() };
+    let cx = FieldContext { container_default: &cont.serde.default, root: cont.is_root() };
     let private = paths.private();
     let inner = fields.iter().find(|f| f.is_present());
     match (style, inner) {

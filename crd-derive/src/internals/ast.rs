@@ -144,6 +144,37 @@ fn variant<'a>(cx: &Ctxt, original: &'a syn::Variant, container: &serde::Contain
     }
 }
 
+/// Which of the two forms a `#[crd(...)]` type takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrdForm {
+    /// The type is the root: it has a `metadata` field (and `apiVersion`,
+    /// `kind`, `spec`, ... as it pleases).
+    Root,
+    /// The type is the spec (kube-derive's form): it has no `metadata`, and
+    /// the derive generates the root named by `kind` around it.
+    Spec,
+}
+
+impl Container<'_> {
+    /// The form of a `#[crd]` type; `None` without `#[crd]`. A struct with
+    /// named fields none of which is `metadata` in JSON is the spec; any
+    /// other type is the root (and the check of roots reports what is not a
+    /// struct with named fields).
+    pub fn crd_form(&self) -> Option<CrdForm> {
+        self.crd.as_ref()?;
+        match &self.data {
+            Data::Struct(Style::Named, fields) if !fields.iter().any(|f| f.name == "metadata") => Some(CrdForm::Spec),
+            _ => Some(CrdForm::Root),
+        }
+    }
+
+    /// Whether the type is a `#[crd]` root (its own apiVersion, kind and
+    /// metadata).
+    pub fn is_root(&self) -> bool {
+        self.crd_form() == Some(CrdForm::Root)
+    }
+}
+
 impl Field<'_> {
     /// Whether the field is in the JSON that is read (not skipped by serde
     /// or `#[schema(skip)]`).

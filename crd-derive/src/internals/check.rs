@@ -1,7 +1,8 @@
 //! Checks across attributes, after parsing and before expansion (serde's
 //! `check`). Each reports at the offending token; none stops the others.
 
-use super::ast::{Container, Data, Field, Style, Variant};
+use super::ast::{Container, CrdForm, Data, Field, Style, Variant};
+use super::attr::crd::Crd;
 use super::attr::schema::Keywords;
 use super::ctxt::Ctxt;
 use super::repr::EnumRepr;
@@ -72,7 +73,8 @@ fn schema_source(cx: &Ctxt, kw: &Keywords) {
 
 // `#[crd]` describes a custom resource: an object with apiVersion, kind,
 // metadata, so only a struct with named fields; group and version have no
-// default; a deprecation warning is only shown for a deprecated version.
+// default; a deprecation warning is only shown for a deprecated version;
+// `namespaced` and a cluster scope contradict each other.
 fn crd_root(cx: &Ctxt, cont: &Container<'_>) {
     let Some(crd) = &cont.crd else { return };
     if !matches!(cont.data, Data::Struct(Style::Named, _)) || cont.serde.transparent {
@@ -89,6 +91,72 @@ fn crd_root(cx: &Ctxt, cont: &Container<'_>) {
         && !crd.deprecated
     {
         cx.error_spanned_by(key, "`deprecation_warning` needs `deprecated`: only deprecated versions warn");
+    }
+    if let (Some(key), Some(scope)) = (&crd.namespaced, &crd.scope)
+        && scope.value() == "Cluster"
+    {
+        cx.error_spanned_by(key, "`namespaced` conflicts with `scope = \"Cluster\"`: a resource has one scope");
+    }
+    match cont.crd_form() {
+        Some(CrdForm::Spec) => spec_first(cx, cont, crd),
+        _ => root_form(cx, crd),
+    }
+}
+
+// The spec-first form generates the root named by `kind`, so `kind` must
+// be given and differ from the spec's own name. Its scope must be written
+// out: kube-derive's default is cluster-scoped and the root form's
+// namespaced, so a silent default would surprise one side. The root holds
+// `status: Option<T>`, so `status` names T.
+fn spec_first(cx: &Ctxt, cont: &Container<'_>, crd: &Crd) {
+    match &crd.kind {
+        None => cx.error_spanned_by(
+            &crd.attr,
+            "`#[crd(...)]` on a struct without `metadata` is the spec-first form and needs `kind = \"...\"`, \
+             the name of the root type it generates; a root type has a `metadata` field",
+        ),
+        Some(kind) if cont.ident == kind.value().as_str() => cx.error_spanned_by(
+            kind,
+            "`kind` names this struct, which has no `metadata` field: give the root type a \
+             `metadata: ObjectMeta` field, or put `#[crd(...)]` on the spec struct",
+        ),
+        Some(_) => {}
+    }
+    if crd.scope.is_none() && crd.namespaced.is_none() {
+        cx.error_spanned_by(
+            &crd.attr,
+            "the spec-first `#[crd(...)]` form needs its scope written out: `namespaced` or \
+             `scope = \"Cluster\"` (kube-derive's default is cluster-scoped)",
+        );
+    }
+    if crd.status
+        && crd.status_type.is_none()
+        && let Some(key) = crd.keys.iter().find(|k| *k == "status")
+    {
+        cx.error_spanned_by(key, "name the status type: `status = \"DatabaseStatus\"`");
+    }
+    if !cont.original.generics.params.is_empty() {
+        cx.error_spanned_by(&cont.original.generics, "the spec-first `#[crd(...)]` form takes no generics");
+    }
+}
+
+// The root form writes its own fields: the status type is its `status`
+// field's, and its derives and doc comment are its own.
+fn root_form(cx: &Ctxt, crd: &Crd) {
+    if let Some(status) = &crd.status_type {
+        cx.error_spanned_by(
+            status,
+            "on a root type `status` is a flag (the status type is the `status` field's): write `status` alone",
+        );
+    }
+    for key in crd.keys.iter().filter(|k| *k == "derive" || *k == "doc") {
+        cx.error_spanned_by(
+            key,
+            format!(
+                "`{key}` is for the root the spec-first form generates; this type is the root (it has \
+                 `metadata`): write `#[derive(...)]` or a doc comment on it"
+            ),
+        );
     }
 }
 

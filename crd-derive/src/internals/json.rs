@@ -46,6 +46,11 @@ impl Object {
         self.0.is_empty()
     }
 
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Json)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
     /// The object as JSON text.
     pub fn to_json(&self) -> String {
         let mut out = String::new();

@@ -1,11 +1,15 @@
 //! `#[crd(...)]`: what a root type knows about its CRD (docs/derive.md's
-//! second table).
+//! second table). The keys of kube-derive's `#[kube(...)]` that mean the
+//! same are accepted under kube-derive's spelling too (`namespaced`,
+//! `shortname`, `category`, `printcolumn`, `selectable`), so that moving an
+//! operator over changes the attribute's name and little else.
 
 use syn::parse::ParseStream;
-use syn::{Attribute, LitStr};
+use syn::{Attribute, LitStr, Token};
 
 use super::parse::{self, Key};
 use crate::internals::ctxt::Ctxt;
+use crate::internals::json::Json;
 
 const KEYS: &[&str] = &[
     "group",
@@ -25,10 +29,18 @@ const KEYS: &[&str] = &[
     "storage",
     "deprecated",
     "deprecation_warning",
+    "namespaced",
+    "shortname",
+    "category",
+    "printcolumn",
+    "selectable",
+    "derive",
+    "doc",
 ];
 
 /// Keys that may be written more than once.
-const REPEATABLE: &[&str] = &["printer_column", "selectable_field"];
+const REPEATABLE: &[&str] =
+    &["printer_column", "selectable_field", "shortname", "category", "printcolumn", "selectable", "derive"];
 
 /// The `#[crd(...)]` attributes of a type.
 pub struct Crd {
@@ -45,7 +57,17 @@ pub struct Crd {
     pub short_names: Vec<LitStr>,
     pub categories: Vec<LitStr>,
     pub scope: Option<LitStr>,
+    /// `namespaced` as written (kube-derive's spelling of
+    /// `scope = "Namespaced"`).
+    pub namespaced: Option<Key>,
     pub status: bool,
+    /// `status = "Type"`: the spec-first form's status type.
+    pub status_type: Option<LitStr>,
+    /// `derive = "Trait"`: more derives for the root the spec-first form
+    /// generates.
+    pub derives: Vec<LitStr>,
+    /// `doc = "..."`: the generated root's doc comment.
+    pub doc: Option<LitStr>,
     pub scale: Option<Scale>,
     pub printer_columns: Vec<PrinterColumn>,
     pub selectable_fields: Vec<LitStr>,
@@ -105,7 +127,11 @@ impl Crd {
             short_names: Vec::new(),
             categories: Vec::new(),
             scope: None,
+            namespaced: None,
             status: false,
+            status_type: None,
+            derives: Vec::new(),
+            doc: None,
             scale: None,
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
@@ -132,19 +158,45 @@ impl Crd {
             "plural" => self.plural = Some(parse::string(input, key)?),
             "singular" => self.singular = Some(parse::string(input, key)?),
             "list_kind" => self.list_kind = Some(parse::string(input, key)?),
-            "short_names" => self.short_names = parse::strings(input, key)?,
-            "categories" => self.categories = parse::strings(input, key)?,
+            "short_names" => self.short_names.extend(parse::strings(input, key)?),
+            "shortname" => self.short_names.push(parse::string(input, key)?),
+            "categories" => self.categories.extend(parse::strings(input, key)?),
+            "category" => self.categories.push(parse::string(input, key)?),
             "scope" => self.scope = Some(parse::one_of(input, key, &["Namespaced", "Cluster"])?),
-            "status" => parse::bare(input, key).map(|()| self.status = true)?,
+            "namespaced" => parse::bare(input, key).map(|()| self.namespaced = Some(key.clone()))?,
+            "status" => {
+                self.status = true;
+                if input.peek(Token![=]) {
+                    self.status_type = Some(parse::string(input, key)?);
+                }
+            }
+            "scale" if input.peek(Token![=]) => self.scale = Some(scale_json(input, key)?),
             "scale" => self.scale = Some(scale(cx, input, key)?),
             "printer_column" => self.printer_columns.push(printer_column(cx, input, key)?),
-            "selectable_field" => self.selectable_fields.push(parse::string(input, key)?),
-            "served" => self.served = Some(parse::boolean(input, key)?),
-            "storage" => self.storage = Some(parse::boolean(input, key)?),
-            "deprecated" => self.deprecated = parse::flag(input, key)?,
+            "printcolumn" if input.peek(syn::token::Paren) => {
+                self.printer_columns.push(printer_column(cx, input, key)?);
+            }
+            "printcolumn" => self.printer_columns.push(printcolumn(input, key)?),
+            "selectable_field" | "selectable" => self.selectable_fields.push(parse::string(input, key)?),
+            "served" => self.served = Some(parse::flag(input, key)?),
+            "storage" => self.storage = Some(parse::flag(input, key)?),
+            "deprecated" => {
+                self.deprecated = true;
+                if input.peek(Token![=]) {
+                    self.deprecation_warning = Some(parse::string(input, key)?);
+                }
+            }
+            "derive" => self.derives.push(parse::string(input, key)?),
+            "doc" => self.doc = Some(parse::string(input, key)?),
             _ => self.deprecation_warning = Some(parse::string(input, key)?),
         }
         Ok(())
+    }
+
+    /// `spec.scope`: `scope` as written, else `Namespaced` for `namespaced`
+    /// and by default.
+    pub fn scope(&self) -> String {
+        self.scope.as_ref().map_or_else(|| "Namespaced".to_owned(), LitStr::value)
     }
 }
 
@@ -202,6 +254,92 @@ fn printer_column(cx: &Ctxt, input: ParseStream<'_>, key: &Key) -> syn::Result<P
         type_: required(type_, complete, key, "printer_column", "type_")?,
         json_path: required(json_path, complete, key, "printer_column", "json_path")?,
         description,
+        format,
+        priority,
+    })
+}
+
+/// A JSON object written as a string (kube-derive's older `printcolumn`
+/// and `scale` values), with its keys checked against `keys`.
+struct JsonObject {
+    object: crate::internals::json::Object,
+    span: proc_macro2::Span,
+    key: String,
+}
+
+impl JsonObject {
+    fn parse(input: ParseStream<'_>, key: &Key, keys: &[&str]) -> syn::Result<Self> {
+        let text = parse::string(input, key)?;
+        let this = |object| Self { object, span: text.span(), key: key.to_string() };
+        let json = crate::internals::json::parse(&text.value())
+            .map_err(|e| this(Default::default()).error(format!("not valid JSON: {e}")))?;
+        let Json::Object(object) = json else {
+            return Err(this(Default::default()).error(format!("expected a JSON object with {}", keys.join(", "))));
+        };
+        let parsed = this(object);
+        if let Some((name, _)) = parsed.object.iter().find(|(name, _)| !keys.contains(&name.as_str())) {
+            let hint = match crate::internals::suggest::closest(name, keys.iter().copied()) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("the keys are {}", keys.join(", ")),
+            };
+            return Err(parsed.error(format!("unknown key `{name}`; {hint}")));
+        }
+        Ok(parsed)
+    }
+
+    fn error(&self, message: String) -> syn::Error {
+        syn::Error::new(self.span, format!("`{}`: {message}", self.key))
+    }
+
+    fn string(&self, name: &str) -> syn::Result<Option<LitStr>> {
+        match self.object.get(name) {
+            None => Ok(None),
+            Some(Json::String(s)) => Ok(Some(LitStr::new(s, self.span))),
+            Some(_) => Err(self.error(format!("`{name}` must be a string"))),
+        }
+    }
+
+    fn needed(&self, name: &str) -> syn::Result<LitStr> {
+        self.string(name)?.ok_or_else(|| self.error(format!("needs `\"{name}\"`")))
+    }
+}
+
+// kube-derive's `scale = r#"{"specReplicasPath": ..., "statusReplicasPath": ...}"#`.
+fn scale_json(input: ParseStream<'_>, key: &Key) -> syn::Result<Scale> {
+    let json = JsonObject::parse(input, key, &["specReplicasPath", "statusReplicasPath", "labelSelectorPath"])?;
+    Ok(Scale {
+        spec_replicas_path: json.needed("specReplicasPath")?,
+        status_replicas_path: json.needed("statusReplicasPath")?,
+        label_selector_path: json.string("labelSelectorPath")?,
+    })
+}
+
+// kube-derive's `printcolumn = r#"{"name": ..., "type": ..., "jsonPath": ...}"#`:
+// the column as JSON, with the API's field names.
+fn printcolumn(input: ParseStream<'_>, key: &Key) -> syn::Result<PrinterColumn> {
+    let json = JsonObject::parse(input, key, &["name", "type", "jsonPath", "description", "format", "priority"])?;
+    let error = |message: String| json.error(message);
+    let string = |name: &str| json.string(name);
+    let needed = |name: &str| json.needed(name);
+    let object = &json.object;
+    let type_ = needed("type")?;
+    if !COLUMN_TYPES.contains(&type_.value().as_str()) {
+        return Err(error(format!("`type` is one of {}", COLUMN_TYPES.join(", "))));
+    }
+    let format = string("format")?;
+    if format.as_ref().is_some_and(|f| !COLUMN_FORMATS.contains(&f.value().as_str())) {
+        return Err(error(format!("`format` is one of {}", COLUMN_FORMATS.join(", "))));
+    }
+    let priority = match object.get("priority") {
+        None => None,
+        Some(Json::Number(n)) => Some(n.parse::<i32>().map_err(|_| error("`priority` is an int32".to_owned()))?),
+        Some(_) => return Err(error("`priority` must be a number".to_owned())),
+    };
+    Ok(PrinterColumn {
+        name: needed("name")?,
+        type_,
+        json_path: needed("jsonPath")?,
+        description: string("description")?,
         format,
         priority,
     })

@@ -5,6 +5,7 @@ use crd_schema::CustomResourceSchema;
 #[crd(printer_column(name = "Age", type_ = "date", jsonpath = ".metadata.creationTimestamp"))]
 #[schema(validation(rul = "self.a > 0"))]
 struct Widget {
+    metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
     a: i32,
 }
 
