@@ -282,7 +282,8 @@ mod tests {
             .derive("schemars::JsonSchema")
             .generate()
             .unwrap();
-        assert!(code.contains("k8s::Resource for Widget"), "{code}");
+        assert!(code.contains("metadata: k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta"), "{code}");
+        assert!(code.contains("::my::crd_schema::CustomResourceSchema"), "{code}");
         assert!(code.contains("schemars::JsonSchema"), "{code}");
         assert!(code.contains("Eq"), "{code}");
     }

@@ -62,7 +62,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let fields: Vec<TokenStream> = fields.collect();
     let duplicated = schema_attrs::repeats_arguments(&quote!(#crd #schema #(#fields)*))
         .then(|| quote!(#[allow(clippy::duplicated_attributes)]));
-    let impls = [defaults::impls(ctx, &name, s), resource::impls(ctx, &name, s)];
+    let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     quote! {
         #doc

@@ -129,30 +129,6 @@ pub mod v1 {
                 }
             }
         }
-
-        impl ::k8s_openapi::Resource for Certificate {
-            const API_VERSION: &'static str = "cert-manager.io/v1";
-            const GROUP: &'static str = "cert-manager.io";
-            const KIND: &'static str = "Certificate";
-            const VERSION: &'static str = "v1";
-            const URL_PATH_SEGMENT: &'static str = "certificates";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for Certificate {
-            const LIST_KIND: &'static str = "CertificateList";
-        }
-
-        impl ::k8s_openapi::Metadata for Certificate {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
-            }
-        }
     };
 
     /// Specification of the desired state of the Certificate resource.

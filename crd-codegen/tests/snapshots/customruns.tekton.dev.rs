@@ -93,30 +93,6 @@ pub mod v1beta1 {
                 }
             }
         }
-
-        impl ::k8s_openapi::Resource for CustomRun {
-            const API_VERSION: &'static str = "tekton.dev/v1beta1";
-            const GROUP: &'static str = "tekton.dev";
-            const KIND: &'static str = "CustomRun";
-            const VERSION: &'static str = "v1beta1";
-            const URL_PATH_SEGMENT: &'static str = "customruns";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for CustomRun {
-            const LIST_KIND: &'static str = "CustomRunList";
-        }
-
-        impl ::k8s_openapi::Metadata for CustomRun {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
-            }
-        }
     };
 
     /// CustomRunSpec defines the desired state of CustomRun

@@ -66,30 +66,6 @@ pub mod v1 {
                 }
             }
         }
-
-        impl ::k8s_openapi::Resource for Enum {
-            const API_VERSION: &'static str = "testdata.kubebuilder.io/v1";
-            const GROUP: &'static str = "testdata.kubebuilder.io";
-            const KIND: &'static str = "Enum";
-            const VERSION: &'static str = "v1";
-            const URL_PATH_SEGMENT: &'static str = "enums";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for Enum {
-            const LIST_KIND: &'static str = "EnumList";
-        }
-
-        impl ::k8s_openapi::Metadata for Enum {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
-            }
-        }
     };
 
     /// EnumSpec defines the desired state of Enum

@@ -77,27 +77,19 @@ pub mod foo {
             }
         }
 
-        impl ::k8s_openapi::Resource for Foo {
-            const API_VERSION: &'static str = "bar.example.com/foo";
-            const GROUP: &'static str = "bar.example.com";
-            const KIND: &'static str = "Foo";
-            const VERSION: &'static str = "foo";
-            const URL_PATH_SEGMENT: &'static str = "foos";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for Foo {
-            const LIST_KIND: &'static str = "FooList";
-        }
-
-        impl ::k8s_openapi::Metadata for Foo {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
+        impl Foo {
+            /// A new `Foo` object named `name` with `spec`; every other field is its default.
+            pub fn new(name: &str, spec: FooSpec) -> Self {
+                Self {
+                    metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                        name: ::std::option::Option::Some(
+                            ::std::string::String::from(name),
+                        ),
+                        ..::std::default::Default::default()
+                    },
+                    spec: ::std::option::Option::Some(spec),
+                    ..::std::default::Default::default()
+                }
             }
         }
     };

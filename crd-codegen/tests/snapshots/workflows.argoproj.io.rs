@@ -56,30 +56,6 @@ pub mod v1alpha1 {
                 }
             }
         }
-
-        impl ::k8s_openapi::Resource for Workflow {
-            const API_VERSION: &'static str = "argoproj.io/v1alpha1";
-            const GROUP: &'static str = "argoproj.io";
-            const KIND: &'static str = "Workflow";
-            const VERSION: &'static str = "v1alpha1";
-            const URL_PATH_SEGMENT: &'static str = "workflows";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for Workflow {
-            const LIST_KIND: &'static str = "WorkflowList";
-        }
-
-        impl ::k8s_openapi::Metadata for Workflow {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
-            }
-        }
     };
 }
 

@@ -62,30 +62,6 @@ pub mod v1 {
                 }
             }
         }
-
-        impl ::k8s_openapi::Resource for Widget {
-            const API_VERSION: &'static str = "example.com/v1";
-            const GROUP: &'static str = "example.com";
-            const KIND: &'static str = "Widget";
-            const VERSION: &'static str = "v1";
-            const URL_PATH_SEGMENT: &'static str = "widgets";
-            type Scope = ::k8s_openapi::NamespaceResourceScope;
-        }
-
-        impl ::k8s_openapi::ListableResource for Widget {
-            const LIST_KIND: &'static str = "WidgetList";
-        }
-
-        impl ::k8s_openapi::Metadata for Widget {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-            fn metadata(&self) -> &<Self as ::k8s_openapi::Metadata>::Ty {
-                &self.metadata
-            }
-
-            fn metadata_mut(&mut self) -> &mut <Self as ::k8s_openapi::Metadata>::Ty {
-                &mut self.metadata
-            }
-        }
     };
 
     #[derive(
