@@ -132,7 +132,7 @@ fn merged_versions_make_one_valid_crd() {
     assert_eq!(versions, [("v1", true), ("v1beta1", false)]);
     assert_eq!(crd.spec.names.short_names, ["ph"]);
     assert_valid_crd(&crd);
-    assert_valid_crd(&PodHolderV1::crd());
+    assert_valid_crd(&PodHolderV1::crd_manifest());
 }
 
 #[test]

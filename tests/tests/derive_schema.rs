@@ -589,7 +589,7 @@ struct GadgetV1 {
 
 #[test]
 fn a_root_type_builds_its_crd() {
-    let crd = Widget::crd().to_value();
+    let crd = Widget::crd_manifest().to_value();
     let expected = json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -660,12 +660,12 @@ fn a_root_type_builds_its_crd() {
     assert_eq!(crd, expected);
     assert_eq!((Widget::GROUP, Widget::VERSION, Widget::STORAGE), ("example.com", "v1beta1", false));
     // I4: what the derive emits, the API server accepts.
-    crd_tests::check_derived(&Widget::crd()).unwrap_or_else(|report| panic!("{report}"));
+    crd_tests::check_derived(&Widget::crd_manifest()).unwrap_or_else(|report| panic!("{report}"));
 }
 
 #[test]
 fn names_and_flags_can_be_spelled_out() {
-    let crd = GadgetV1::crd().to_value();
+    let crd = GadgetV1::crd_manifest().to_value();
     assert_eq!(crd["metadata"]["name"], "gadgetry.example.com");
     let names = json!({"plural": "gadgetry", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetCollection"});
     assert_eq!(crd["spec"]["names"], names);
@@ -678,7 +678,7 @@ fn names_and_flags_can_be_spelled_out() {
         "apiVersion, kind, metadata are never required"
     );
     assert_eq!(version.get("subresources"), None);
-    crd_tests::check_derived(&GadgetV1::crd()).unwrap_or_else(|report| panic!("{report}"));
+    crd_tests::check_derived(&GadgetV1::crd_manifest()).unwrap_or_else(|report| panic!("{report}"));
 }
 
 mod renamed_crate {

@@ -185,7 +185,7 @@ fn cases() -> Vec<(&'static str, String)> {
         ("adjacently-tagged", schema::<Adjacent>()),
         ("untagged-int-or-string", schema::<PortRef>()),
         ("spec", schema::<Spec>()),
-        ("widget-crd", Widget::crd().to_yaml()),
+        ("widget-crd", Widget::crd_manifest().to_yaml()),
         ("widget-two-versions", merged.to_yaml()),
     ]
 }
@@ -215,7 +215,7 @@ fn derived_schemas_match_snapshots() {
 #[test]
 fn derived_crds_pass_crd_check() {
     let merged: CrdManifest = crd_schema::merge_crds!(Widget, WidgetV1beta1);
-    for crd in [Widget::crd(), WidgetV1beta1::crd(), merged] {
+    for crd in [Widget::crd_manifest(), WidgetV1beta1::crd_manifest(), merged] {
         if let Err(report) = crd_tests::check_derived(&crd) {
             panic!("{}: {report}", crd.metadata.name);
         }
@@ -225,7 +225,7 @@ fn derived_crds_pass_crd_check() {
 
 #[test]
 fn the_rust_first_example_crd_passes_crd_check() {
-    let crd = example_derive_operator::Database::crd();
+    let crd = example_derive_operator::Database::crd_manifest();
     crd_tests::check_derived(&crd).unwrap_or_else(|report| panic!("{report}"));
     let checked_in = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/derive-operator/crd.yaml");
     let text = std::fs::read_to_string(checked_in).expect("examples/derive-operator/crd.yaml");

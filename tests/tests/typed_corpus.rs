@@ -204,3 +204,20 @@ fn ill_typed_objects_fail_with_the_json_path() {
     let error = typed("cert-manager.io/v1", "Certificate", object).expect_err("ill-typed");
     assert!(error.starts_with("spec.issuerRef.name: invalid type: integer `42`"), "{error}");
 }
+
+/// `Kind::new(name, spec)` on a generated root with a top-level field
+/// besides the usual five (Argo CD's `operation`): the generator writes it,
+/// filling the rest from the schema's `Default`.
+#[test]
+fn generated_roots_of_any_shape_have_a_constructor() {
+    use corpus_argo_cd::applications_argoproj_io::v1alpha1::{Application, ApplicationSpec};
+
+    let spec: ApplicationSpec =
+        serde_json::from_value(serde_json::json!({"destination": {"namespace": "apps"}, "project": "default"}))
+            .expect("a minimal Application spec decodes");
+    let application = Application::new("guestbook", spec.clone());
+    assert_eq!(application.metadata.name.as_deref(), Some("guestbook"));
+    assert_eq!((application.api_version.as_str(), application.kind.as_str()), ("argoproj.io/v1alpha1", "Application"));
+    assert_eq!(application.spec, spec);
+    assert!(application.operation.is_none() && application.status.is_none());
+}

@@ -58,7 +58,8 @@ fn wrong_type_meta_is_reported_first_and_alone() {
 fn the_same_errors_as_the_server_path() {
     let mut db = database("orders");
     db.spec.replicas = 0;
-    let crd = crd_schema::crd::CustomResourceDefinition::from_manifest(&Database::crd().to_value()).expect("a CRD");
+    let crd =
+        crd_schema::crd::CustomResourceDefinition::from_manifest(&Database::crd_manifest().to_value()).expect("a CRD");
     let server = ResourceValidator::from_crd(&crd, "v1").expect("structural");
     let expected: Vec<String> =
         server.create(serde_json::to_value(&db).expect("serializes")).errors.iter().map(ToString::to_string).collect();

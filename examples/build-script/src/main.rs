@@ -1,5 +1,6 @@
 //! cert-manager's `Certificate`, generated from its CRD by `build.rs`, used
-//! with `kube::Api` exactly like a k8s-openapi type.
+//! with `kube::Api` and `kube::runtime::Controller` exactly like a
+//! k8s-openapi type ([`controller`] is a whole auditor).
 //!
 //! Running it needs no cluster: it decodes a manifest the way the API server
 //! would (unknown fields dropped, defaults applied) and shows how an `Api`
@@ -8,6 +9,7 @@
 mod certificates {
     include!(concat!(env!("OUT_DIR"), "/certificates.rs"));
 }
+pub mod controller;
 
 use certificates::v1::Certificate;
 use kube::{Api, Client};

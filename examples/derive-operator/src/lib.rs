@@ -1,12 +1,21 @@
-//! The resource types of a Rust-first operator. The Rust is the source of
-//! truth: `#[derive(CustomResourceSchema)]` turns it into the structural
-//! schema and the whole CRD, which `cargo xtask gen` writes to `crd.yaml`
-//! for `kubectl apply` (and `--check` keeps it from going stale).
+//! A Rust-first operator on kube-rs. The Rust is the source of truth:
+//! `#[derive(CustomResourceSchema)]` turns it into the structural schema
+//! and the whole CRD, which `cargo xtask gen` writes to `crd.yaml` for
+//! `kubectl apply` (and `--check` keeps it from going stale). The derived
+//! `Database` is a kube-rs resource, so [`controller`] runs it with
+//! `kube::runtime::Controller` like any k8s-openapi type.
 //!
 //! ```
-//! let crd = example_derive_operator::Database::crd();
+//! use kube::CustomResourceExt as _;
+//!
+//! let crd = example_derive_operator::Database::crd_manifest();
 //! assert_eq!(crd.metadata.name, "databases.example.com");
+//! // The same CRD as k8s-openapi's type, as kube-derive's roots give it.
+//! let k8s = example_derive_operator::Database::crd();
+//! assert_eq!(k8s.spec.names.short_names, Some(vec!["db".to_owned()]));
 //! ```
+
+pub mod controller;
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
 //! Prints the Database CRD as YAML, ready for `kubectl apply -f -`.
 
 fn main() {
-    print!("{}", example_derive_operator::Database::crd().to_yaml());
+    print!("{}", example_derive_operator::Database::crd_manifest().to_yaml());
 }
