@@ -10,6 +10,8 @@
 //! reported, so a rule the API server accepts is never rejected here.
 //! Messages follow cel-go's wording without its source positions.
 
+use std::collections::HashMap;
+
 use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SelectExpr};
 
 use super::bridge;
@@ -21,6 +23,9 @@ pub(crate) struct Checked<'s> {
     pub ty: Ty<'s>,
     pub errors: Vec<String>,
     pub uses_old_self: bool,
+    /// The type of every subexpression, by expression id (what cel-go's
+    /// checked AST records for the cost estimator).
+    pub types: HashMap<u64, Ty<'s>>,
 }
 
 /// Checks `expr` with `self` of type `self_ty`; `oldSelf` has the same
@@ -33,9 +38,10 @@ pub(crate) fn check<'s>(expr: &IdedExpr, self_ty: &Ty<'s>, optional_old_self: bo
         scopes: Vec::new(),
         errors: Vec::new(),
         uses_old_self: false,
+        types: HashMap::new(),
     };
     let ty = checker.expr(expr);
-    Checked { ty, errors: checker.errors, uses_old_self: checker.uses_old_self }
+    Checked { ty, errors: checker.errors, uses_old_self: checker.uses_old_self, types: checker.types }
 }
 
 struct Checker<'s> {
@@ -44,6 +50,7 @@ struct Checker<'s> {
     scopes: Vec<(String, Ty<'s>)>,
     errors: Vec<String>,
     uses_old_self: bool,
+    types: HashMap<u64, Ty<'s>>,
 }
 
 /// The identifiers that name types.
@@ -58,6 +65,12 @@ impl<'s> Checker<'s> {
     }
 
     fn expr(&mut self, e: &IdedExpr) -> Ty<'s> {
+        let ty = self.untracked(e);
+        self.types.insert(e.id, ty.clone());
+        ty
+    }
+
+    fn untracked(&mut self, e: &IdedExpr) -> Ty<'s> {
         match &e.expr {
             Expr::Literal(l) => literal(l),
             Expr::Ident(name) => self.ident(name),

@@ -185,7 +185,7 @@ fn compile_rule(node: Node<'_>, self_ty: Option<&Ty<'_>>, rule: &ValidationRule)
         return out;
     }
     out.uses_old_self = checked.uses_old_self;
-    out.max_cost = estimate::expression_cost(&program, node, self_ty);
+    out.max_cost = estimate::expression_cost(&program, &checked.types, node);
     out.program = Some(program);
     if !rule.message_expression.is_empty() {
         match compile_expression(&rule.message_expression, self_ty, optional) {
@@ -201,8 +201,8 @@ fn compile_rule(node: Node<'_>, self_ty: Option<&Ty<'_>>, rule: &ValidationRule)
                 out.message_expression_error = Some("messageExpression must evaluate to a string".to_owned());
                 return out;
             }
-            Ok((program, _)) => {
-                out.message_expression_max_cost = estimate::expression_cost(&program, node, self_ty);
+            Ok((program, checked)) => {
+                out.message_expression_max_cost = estimate::expression_cost(&program, &checked.types, node);
                 out.message_expression = Some(program);
             }
         }

@@ -1,465 +1,658 @@
-//! Static cost estimation: cel-go's `checker/cost.go` with Kubernetes'
-//! size estimator (`schema/cel/compilation.go`) and library estimates
-//! (`k8s.io/apiserver/pkg/cel/library/cost.go`).
+//! Static cost estimation: cel-go's `checker/cost.go`, driven by the types
+//! the checker recorded and by Kubernetes' library estimator and size
+//! estimator (`library_cost`).
 //!
-//! An expression's worst-case cost is the sum over its steps: 1 per
-//! variable, field selection and index, 1 per ordinary call, list literals
-//! 10 and map literals 30 plus their elements, and for the size-dependent
-//! operations (string equality and comparison, `contains`, `matches`,
-//! `startsWith`, concatenation, `in`, comprehensions, the string library)
-//! the largest size the schema allows: `maxLength` (×4 bytes per
-//! character), `maxItems`, `maxProperties`, or otherwise what fits into the
-//! API server's 3 MiB request limit. `&&` and `||` cost both sides, `?:`
-//! the condition and the dearer branch, a comprehension its range, its
-//! initializer and its result plus the range's size times one iteration.
+//! Entry point: [`expression_cost`], the `Max` of `EstimateCost` for one
+//! checked expression declared on a schema node. Like cel-go, the coster
+//! follows every expression's *path* from a variable (`self.spec`,
+//! `self.items.@items`, `self.@keys`) so that the schema can bound its
+//! size, and keeps the sizes it can compute itself (literals, results of
+//! concatenations and library calls, elements of literal lists and maps).
+//! Each step costs 1 per variable, field selection on a map or object, and
+//! ordinary call; list literals 10, map literals 30, object literals 40,
+//! plus their parts; size-dependent functions cost by the sizes of their
+//! operands; a comprehension costs its range, its initializer and its
+//! result plus the range's size times one loop step. All arithmetic
+//! saturates at `u64::MAX`, as cel-go's.
+//!
+//! Nothing here panics: expressions nest at most as deeply as the parser
+//! allows, and an unknown size is `[0, u64::MAX]`.
 
-use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
+use std::collections::HashMap;
 
-use super::functions::{REGEX_STRING_LENGTH_COST_FACTOR as REGEX, STRING_TRAVERSAL_COST_FACTOR as TRAVERSAL};
-use super::schema::{self, Node, Ty};
-use crate::structural::Structural;
+use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SelectExpr};
 
-/// The API server's request size limit (`celconfig.MaxRequestSizeBytes`).
-pub(crate) const MAX_REQUEST_SIZE_BYTES: u64 = 3 * 1024 * 1024;
+use super::library_cost::LibraryCost;
+use super::schema::{Node, Ty};
 
-/// Serialized sizes from `k8s.io/apiserver/pkg/cel/limits.go`.
-const MIN_STRING_SIZE: u64 = 2;
-const MIN_BOOL_SIZE: u64 = 4;
-const MIN_NUMBER_SIZE: u64 = 1;
-const MIN_DURATION_SIZE_JSON: u64 = 3;
-const MIN_DATETIME_SIZE_JSON: u64 = 21;
-const JSON_DATE_SIZE: u64 = 12;
-const MAX_DURATION_SIZE_JSON: u64 = 32;
-const MAX_DATETIME_SIZE_JSON: u64 = 64;
+pub(crate) use super::functions::{REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR};
 
-/// A cost or size range.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Range {
-    min: u64,
-    max: u64,
+/// cel-go's accumulator variables, whose paths are not handed to the
+/// estimators.
+const ACCUMULATORS: [&str; 2] = ["__result__", "@result"];
+
+/// A range of sizes or costs (`SizeEstimate`, `CostEstimate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Estimate {
+    pub min: u64,
+    pub max: u64,
 }
 
-impl Range {
-    const fn fixed(n: u64) -> Self {
+impl Estimate {
+    pub const UNKNOWN: Estimate = Estimate { min: 0, max: u64::MAX };
+
+    pub const fn fixed(n: u64) -> Self {
         Self { min: n, max: n }
     }
 
-    const UNBOUNDED: Self = Self { min: 0, max: u64::MAX };
-
-    fn add(self, o: Range) -> Range {
-        Range { min: self.min.saturating_add(o.min), max: self.max.saturating_add(o.max) }
+    pub fn add(self, o: Estimate) -> Estimate {
+        Estimate { min: self.min.saturating_add(o.min), max: self.max.saturating_add(o.max) }
     }
 
-    fn mul(self, o: Range) -> Range {
-        Range { min: self.min.saturating_mul(o.min), max: self.max.saturating_mul(o.max) }
+    pub fn mul(self, o: Estimate) -> Estimate {
+        Estimate { min: self.min.saturating_mul(o.min), max: self.max.saturating_mul(o.max) }
     }
 
-    fn factor(self, f: f64) -> Range {
-        let scale = |x: u64| {
-            let v = x as f64 * f;
-            if v >= u64::MAX as f64 { u64::MAX } else { v.ceil() as u64 }
-        };
-        Range { min: scale(self.min), max: scale(self.max) }
+    /// `MultiplyByCostFactor`: each bound times `f`, rounded up.
+    pub fn factor(self, f: f64) -> Estimate {
+        Estimate { min: multiply_by_cost_factor(self.min, f), max: multiply_by_cost_factor(self.max, f) }
     }
 
-    fn union(self, o: Range) -> Range {
-        Range { min: self.min.min(o.min), max: self.max.max(o.max) }
+    pub fn union(self, o: Estimate) -> Estimate {
+        Estimate { min: self.min.min(o.min), max: self.max.max(o.max) }
     }
 }
 
-/// What the estimator knows about a subexpression.
-#[derive(Clone)]
-struct Info<'s> {
-    cost: Range,
-    /// The size when the expression itself tells it (literals, results of
-    /// concatenations and library calls).
-    size: Option<Range>,
-    /// The schema node the value is read from, which bounds its size.
-    node: Option<Node<'s>>,
-    ty: Ty<'s>,
-}
-
-impl<'s> Info<'s> {
-    fn new(cost: Range, ty: Ty<'s>) -> Self {
-        Self { cost, size: None, node: None, ty }
+// In float64, as cel-go: the rounding of large sizes is part of the result.
+fn multiply_by_cost_factor(x: u64, f: f64) -> u64 {
+    let x = x as f64;
+    let limit = u64::MAX as f64;
+    if x > 0.0 && f > 0.0 && x > limit / f {
+        return u64::MAX;
     }
+    let ceil = (x * f).ceil();
+    if ceil >= limit { u64::MAX } else { ceil as u64 }
+}
 
-    /// cel-go's `sizeEstimate`: computed, else from the schema, else 1 for
-    /// fixed-size types, else unbounded.
-    fn size_estimate(&self) -> Range {
-        if let Some(size) = self.size {
-            return size;
-        }
-        if let Some(node) = self.node {
-            return Range { min: 0, max: max_elements(node) };
-        }
-        match self.ty {
-            Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Null | Ty::Duration | Ty::Timestamp | Ty::Type => {
-                Range::fixed(1)
-            }
-            _ => Range::UNBOUNDED,
-        }
+/// The sizes of the keys (or indices) and values of a list or map whose
+/// elements the coster knows (`entrySizeEstimate`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EntrySize {
+    list: bool,
+    key: Estimate,
+    value: Estimate,
+}
+
+fn union_entries(a: Option<EntrySize>, b: Option<EntrySize>) -> Option<EntrySize> {
+    let (a, b) = (a?, b?);
+    Some(EntrySize { list: a.list, key: a.key.union(b.key), value: a.value.union(b.value) })
+}
+
+/// What an estimator sees of an argument (`checker.AstNode`).
+#[derive(Clone, Debug)]
+pub(crate) struct AstNode<'a, 's> {
+    /// The path from a variable, empty when there is none (or it starts at
+    /// an accumulator).
+    pub path: Vec<String>,
+    pub ty: Ty<'s>,
+    pub expr: &'a IdedExpr,
+    /// The size the coster computed (`ComputedSize`).
+    pub computed: Option<Estimate>,
+}
+
+/// A call's cost and, where known, the size of its result.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallEstimate {
+    pub cost: Estimate,
+    pub result_size: Option<Estimate>,
+}
+
+impl CallEstimate {
+    pub fn cost(cost: Estimate) -> Self {
+        Self { cost, result_size: None }
     }
 }
 
-/// The estimated worst-case cost of `expr` on `node` (whose CEL type is
-/// `self_ty`).
-pub(crate) fn expression_cost(expr: &IdedExpr, node: Node<'_>, self_ty: &Ty<'_>) -> u64 {
-    let mut coster = Coster { self_node: node, self_ty: self_ty.clone(), scopes: Vec::new() };
-    coster.cost(expr).cost.max
+/// The overloads whose costs cel-go or Kubernetes estimate specially; the
+/// rest cost 1 plus their arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Overload {
+    IndexList,
+    IndexMap,
+    InList,
+    Matches,
+    Contains,
+    StartsOrEndsWith,
+    StringToBytes,
+    BytesToString,
+    QuoteString,
+    FormatString,
+    Logical,
+    Conditional,
+    AddString,
+    AddList,
+    /// Ordering of strings or bytes, and (in)equality of anything.
+    SizedComparison,
+    /// `cidr.ip()`.
+    CidrIp,
+    /// `containsIP` / `containsCIDR` with a string argument.
+    ContainsWithString,
+    Other,
 }
 
-struct Coster<'s> {
-    self_node: Node<'s>,
-    self_ty: Ty<'s>,
-    /// Comprehension variables and what they range over.
-    scopes: Vec<(String, Info<'s>)>,
+/// The estimated worst-case cost (`EstimateCost(...).Max`) of `expr`,
+/// declared on `root` (the type of `self` and `oldSelf`), with `types` the
+/// checker's type of every subexpression.
+pub(crate) fn expression_cost<'s>(expr: &IdedExpr, types: &HashMap<u64, Ty<'s>>, root: Node<'s>) -> u64 {
+    let mut coster = Coster {
+        types,
+        library: LibraryCost { root },
+        paths: HashMap::new(),
+        sizes: HashMap::new(),
+        entries: HashMap::new(),
+        locals: HashMap::new(),
+    };
+    coster.cost(expr).max
 }
 
-impl<'s> Coster<'s> {
-    fn cost(&mut self, e: &IdedExpr) -> Info<'s> {
+/// A variable of a comprehension (`localVar`).
+#[derive(Clone, Debug)]
+struct LocalVar {
+    path: Vec<String>,
+    size: Option<Estimate>,
+    entry: Option<EntrySize>,
+}
+
+struct Coster<'t, 's> {
+    types: &'t HashMap<u64, Ty<'s>>,
+    library: LibraryCost<'s>,
+    /// Paths from variables, by expression id (`exprPaths`).
+    paths: HashMap<u64, Vec<String>>,
+    /// Computed sizes by expression id (`computedSizes`).
+    sizes: HashMap<u64, Estimate>,
+    /// Entry sizes by expression id (`computedEntrySizes`).
+    entries: HashMap<u64, EntrySize>,
+    /// Scoped comprehension variables.
+    locals: HashMap<String, Vec<LocalVar>>,
+}
+
+impl<'s> Coster<'_, 's> {
+    fn cost(&mut self, e: &IdedExpr) -> Estimate {
         match &e.expr {
-            Expr::Literal(l) => literal(l),
-            Expr::Ident(name) => self.ident(name),
-            Expr::Select(sel) => {
-                let operand = self.cost(&sel.operand);
-                if sel.test {
-                    // Kubernetes charges nothing for the presence test.
-                    return Info::new(operand.cost, Ty::Bool);
-                }
-                let charged = matches!(operand.ty, Ty::Map(..) | Ty::Object(_) | Ty::Dyn);
-                let cost = operand.cost.add(Range::fixed(u64::from(charged)));
-                let (node, ty) = select(&operand, &sel.field);
-                Info { cost, size: None, node, ty }
+            Expr::Literal(_) => Estimate::fixed(0),
+            Expr::Ident(name) => {
+                let path = self.local(name).map_or_else(|| vec![name.clone()], |v| v.path.clone());
+                self.paths.insert(e.id, path);
+                Estimate::fixed(1)
             }
-            Expr::Call(call) => self.call(call),
+            Expr::Select(sel) => self.cost_select(e, sel),
+            Expr::Call(call) => self.cost_call(e, call),
             Expr::List(list) => {
-                let mut cost = Range::fixed(10);
-                let mut elem = Ty::Dyn;
-                for (i, el) in list.elements.iter().enumerate() {
-                    let info = self.cost(el);
-                    cost = cost.add(info.cost);
-                    if i == 0 {
-                        elem = info.ty;
-                    }
+                let mut sum = Estimate::fixed(10);
+                let mut value = Estimate { min: if list.elements.is_empty() { 0 } else { u64::MAX }, max: 0 };
+                for el in &list.elements {
+                    sum = sum.add(self.cost(el));
+                    value = value.union(self.size_or_unknown(el));
                 }
-                let size = Some(Range::fixed(list.elements.len() as u64));
-                Info { cost, size, node: None, ty: Ty::List(Box::new(elem)) }
+                self.entries.insert(e.id, EntrySize { list: true, key: Estimate::fixed(1), value });
+                sum
             }
             Expr::Map(map) => {
-                let mut cost = Range::fixed(30);
+                let empty = if map.entries.is_empty() { 0 } else { u64::MAX };
+                let (mut key, mut value) = (Estimate { min: empty, max: 0 }, Estimate { min: empty, max: 0 });
+                let mut sum = Estimate::fixed(30);
                 for entry in &map.entries {
                     if let EntryExpr::MapEntry(m) = &entry.expr {
-                        cost = cost.add(self.cost(&m.key).cost).add(self.cost(&m.value).cost);
+                        sum = sum.add(self.cost(&m.key)).add(self.cost(&m.value));
+                        key = key.union(self.size_or_unknown(&m.key));
+                        value = value.union(self.size_or_unknown(&m.value));
                     }
                 }
-                let size = Some(Range::fixed(map.entries.len() as u64));
-                Info { cost, size, node: None, ty: Ty::Map(Box::new(Ty::Dyn), Box::new(Ty::Dyn)) }
+                self.entries.insert(e.id, EntrySize { list: false, key, value });
+                sum
             }
-            Expr::Comprehension(c) => self.comprehension(c),
-            Expr::Struct(_) | Expr::Unspecified => Info::new(Range::fixed(40), Ty::Dyn),
-        }
-    }
-
-    fn ident(&mut self, name: &str) -> Info<'s> {
-        if let Some((_, info)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
-            return Info { cost: Range::fixed(1), ..info.clone() };
-        }
-        match name {
-            "self" | "oldSelf" => {
-                Info { cost: Range::fixed(1), size: None, node: Some(self.self_node), ty: self.self_ty.clone() }
+            Expr::Struct(s) => {
+                let mut sum = Estimate::fixed(40);
+                for entry in &s.entries {
+                    if let EntryExpr::StructField(f) = &entry.expr {
+                        sum = sum.add(self.cost(&f.value));
+                    }
+                }
+                sum
             }
-            _ => Info::new(Range::fixed(1), Ty::Dyn),
+            Expr::Comprehension(c) => self.cost_comprehension(e, c),
+            Expr::Unspecified => Estimate::fixed(0),
         }
     }
 
-    fn comprehension(&mut self, c: &ComprehensionExpr) -> Info<'s> {
-        let range = self.cost(&c.iter_range);
-        let init = self.cost(&c.accu_init);
-        let element = element_of(&range);
-        self.scopes.push((c.iter_var.clone(), element));
-        self.scopes.push((c.accu_var.clone(), Info { node: None, size: None, ..init.clone() }));
-        let loop_cost = self.cost(&c.loop_cond).cost.add(self.cost(&c.loop_step).cost);
-        self.scopes.pop();
-        self.scopes.pop();
-        self.scopes.push((c.accu_var.clone(), Info { node: None, size: None, ..init.clone() }));
-        let result = self.cost(&c.result);
-        self.scopes.pop();
-        let iterations = range.size_estimate();
-        let cost = range.cost.add(init.cost).add(result.cost).add(iterations.mul(loop_cost));
-        // `map` and `filter` produce at most as many elements as the range.
-        let size = matches!(result.ty, Ty::List(_)).then_some(Range { min: 0, max: iterations.max });
-        Info { cost, size, node: None, ty: result.ty }
+    // Kubernetes does not charge for the presence test of `has()`; a
+    // selection costs 1 on a map or an object.
+    fn cost_select(&mut self, e: &IdedExpr, sel: &SelectExpr) -> Estimate {
+        let operand = self.cost(&sel.operand);
+        if sel.test {
+            return operand;
+        }
+        let charged = matches!(self.ty(&sel.operand), Ty::Map(..) | Ty::Object(_));
+        let mut path = self.path(&sel.operand);
+        path.push(sel.field.clone());
+        self.paths.insert(e.id, path);
+        operand.add(Estimate::fixed(u64::from(charged)))
     }
 
-    fn call(&mut self, call: &CallExpr) -> Info<'s> {
-        let name = call.func_name.as_str();
-        let target = match &call.target {
-            Some(t) if !matches!(&t.expr, Expr::Ident(p) if self.is_qualifier(p)) => Some(self.cost(t)),
-            _ => None,
+    fn cost_comprehension(&mut self, e: &IdedExpr, c: &ComprehensionExpr) -> Estimate {
+        let mut sum = self.cost(&c.iter_range).add(self.cost(&c.accu_init));
+        let accu = LocalVar {
+            path: self.path(&c.accu_init),
+            size: self.compute_size(&c.accu_init),
+            entry: self.compute_entry_size(&c.accu_init),
         };
-        let args: Vec<Info<'s>> = call.args.iter().map(|a| self.cost(a)).collect();
-        let arg_cost = args.iter().fold(target.as_ref().map_or(Range::fixed(0), |t| t.cost), |s, a| s.add(a.cost));
-        let all: Vec<&Info<'s>> = target.iter().chain(args.iter()).collect();
-        match (name, all.as_slice()) {
-            ("_&&_" | "_||_", [lhs, rhs]) => {
-                Info::new(Range { min: lhs.cost.min, max: lhs.cost.add(rhs.cost).max }, Ty::Bool)
+        self.push(&c.accu_var, accu);
+        match &c.iter_var2 {
+            Some(var2) => {
+                let (key, value) = self.iteration_vars(&c.iter_range);
+                self.push(&c.iter_var, key);
+                self.push(var2, value);
             }
-            ("_?_:_", [c, t, f]) => Info {
-                cost: c.cost.add(t.cost.union(f.cost)),
-                size: Some(t.size_estimate().union(f.size_estimate())),
-                node: None,
-                ty: if t.ty.is_dyn() { f.ty.clone() } else { t.ty.clone() },
+            None => {
+                let single = self.iteration_var(&c.iter_range);
+                self.push(&c.iter_var, single);
+            }
+        }
+        let loop_cost = self.cost(&c.loop_cond);
+        let step_cost = self.cost(&c.loop_step);
+        self.pop(&c.iter_var);
+        if let Some(var2) = &c.iter_var2 {
+            self.pop(var2);
+        }
+        sum = sum.add(self.cost(&c.result));
+        self.pop(&c.accu_var);
+        let range = self.size_or_unknown(&c.iter_range);
+        sum = sum.add(range.mul(step_cost.add(loop_cost)));
+        match &c.accu_init.expr {
+            Expr::Literal(_) => {
+                if let Some(size) = self.compute_size(&c.accu_init) {
+                    self.sizes.insert(e.id, size);
+                }
+            }
+            Expr::List(_) | Expr::Map(_) => {
+                self.sizes.insert(e.id, range);
+                if let Some(entry) = self.compute_entry_size(&c.loop_step) {
+                    self.entries.insert(e.id, entry);
+                }
+            }
+            _ => {}
+        }
+        sum
+    }
+
+    // `pushIterSingle`: the elements of a list, the keys of anything else.
+    fn iteration_var(&mut self, range: &IdedExpr) -> LocalVar {
+        let entry = self.compute_entry_size(range);
+        let list = entry.map_or_else(|| matches!(self.ty(range), Ty::List(_)), |e| e.list);
+        let mut path = self.path(range);
+        path.push((if list { "@items" } else { "@keys" }).to_owned());
+        let size = entry.map(|e| if list { e.value } else { e.key });
+        LocalVar { path, size, entry: None }
+    }
+
+    // `pushIterKey` and `pushIterValue`: indices or keys, and values.
+    fn iteration_vars(&mut self, range: &IdedExpr) -> (LocalVar, LocalVar) {
+        let entry = self.compute_entry_size(range);
+        let list = entry.map_or_else(|| matches!(self.ty(range), Ty::List(_)), |e| e.list);
+        let path = self.path(range);
+        let with = |step: &str| {
+            let mut p = path.clone();
+            p.push(step.to_owned());
+            p
+        };
+        let key =
+            LocalVar { path: with(if list { "@indices" } else { "@keys" }), size: entry.map(|e| e.key), entry: None };
+        let value =
+            LocalVar { path: with(if list { "@items" } else { "@values" }), size: entry.map(|e| e.value), entry: None };
+        (key, value)
+    }
+
+    fn cost_call(&mut self, e: &IdedExpr, call: &CallExpr) -> Estimate {
+        // `dyn(x)` only switches type checking off.
+        if call.func_name == "dyn"
+            && call.target.is_none()
+            && let [arg] = call.args.as_slice()
+        {
+            let cost = self.cost(arg);
+            if let Some(size) = self.compute_size(arg) {
+                self.sizes.insert(e.id, size);
+            }
+            if let Some(entry) = self.compute_entry_size(arg) {
+                self.entries.insert(e.id, entry);
+            }
+            return Estimate::fixed(1).add(cost);
+        }
+        let (name, target) = match call.target.as_deref() {
+            // `sets.contains(...)`: a qualified global function.
+            Some(IdedExpr { expr: Expr::Ident(prefix), .. }) if !self.is_variable(prefix) => {
+                (format!("{prefix}.{}", call.func_name), None)
+            }
+            target => (call.func_name.clone(), target),
+        };
+        let mut arg_costs = Vec::with_capacity(call.args.len());
+        let mut args = Vec::with_capacity(call.args.len());
+        for arg in &call.args {
+            arg_costs.push(self.cost(arg));
+            args.push(self.ast_node(arg));
+        }
+        let mut sum = Estimate::fixed(0);
+        let target = match target {
+            Some(t) => {
+                sum = sum.add(self.cost(t));
+                Some(self.ast_node(t))
+            }
+            None => None,
+        };
+        let arg_types: Vec<&Ty<'s>> = args.iter().map(|a| &a.ty).collect();
+        let overloads = overloads(&name, target.as_ref().map(|t| &t.ty), &arg_types);
+        let mut fn_cost = Estimate { min: u64::MAX, max: 0 };
+        let mut result_size: Option<Estimate> = None;
+        for overload in overloads {
+            let estimate = self.function_cost(e, &name, overload, target.as_ref(), &args, &arg_costs);
+            fn_cost = fn_cost.union(estimate.cost);
+            if let Some(size) = estimate.result_size {
+                result_size = Some(result_size.map_or(size, |r| r.union(size)));
+            }
+            let step = match overload {
+                Overload::IndexList => Some("@items"),
+                Overload::IndexMap => Some("@values"),
+                _ => None,
+            };
+            if let (Some(step), Some(container)) = (step, call.args.first()) {
+                result_size = self.compute_entry_size(container).map(|entry| entry.value);
+                let mut path = self.path(container);
+                path.push(step.to_owned());
+                self.paths.insert(e.id, path);
+            }
+            if result_size.is_none() {
+                result_size = self.compute_size(e);
+            }
+        }
+        if let Some(size) = result_size {
+            self.sizes.insert(e.id, size);
+        }
+        sum.add(fn_cost)
+    }
+
+    /// The cost of one overload of a call (`functionCost`): Kubernetes'
+    /// estimate where it has one, else cel-go's.
+    fn function_cost(
+        &mut self,
+        e: &IdedExpr,
+        name: &str,
+        overload: Overload,
+        target: Option<&AstNode<'_, 's>>,
+        args: &[AstNode<'_, 's>],
+        arg_costs: &[Estimate],
+    ) -> CallEstimate {
+        let arg_sum = arg_costs.iter().fold(Estimate::fixed(0), |s, c| s.add(*c));
+        if let Some(estimate) = self.library.estimate_call_cost(name, overload, target, args) {
+            return CallEstimate { cost: estimate.cost.add(arg_sum), result_size: estimate.result_size };
+        }
+        let size = |i: usize| args.get(i).and_then(|a| a.computed).unwrap_or(Estimate::UNKNOWN);
+        let target_size = target.and_then(|t| t.computed).unwrap_or(Estimate::UNKNOWN);
+        let traversal = STRING_TRAVERSAL_COST_FACTOR;
+        let with_args = |cost: Estimate| CallEstimate::cost(cost.add(arg_sum));
+        match (overload, args.len(), target.is_some()) {
+            (Overload::FormatString, _, true) => with_args(target_size.factor(traversal)),
+            (Overload::StringToBytes, 1, _) => CallEstimate {
+                cost: size(0).factor(traversal).add(arg_sum),
+                result_size: Some(Estimate { min: size(0).min, max: size(0).max.wrapping_mul(4) }),
             },
-            ("_[_]" | "_[?_]", [container, _]) => {
-                let (node, ty) = index(container);
-                Info { cost: arg_cost.add(Range::fixed(1)), size: None, node, ty }
+            (Overload::BytesToString, 1, _) => CallEstimate {
+                cost: size(0).factor(traversal).add(arg_sum),
+                result_size: Some(Estimate { min: size(0).min / 4, max: size(0).max }),
+            },
+            (Overload::QuoteString, 1, _) => CallEstimate {
+                cost: size(0).factor(traversal).add(arg_sum),
+                result_size: Some(Estimate {
+                    min: size(0).min.wrapping_add(2),
+                    max: size(0).max.wrapping_mul(2).wrapping_add(2),
+                }),
+            },
+            (Overload::StartsOrEndsWith, 1, _) => with_args(size(0).factor(traversal)),
+            (Overload::InList, 2, _) => with_args(size(1).factor(1.0)),
+            // One is added to the string's length so that an empty string
+            // still pays for an expensive pattern.
+            (Overload::Matches, 1, true) => {
+                let string = target_size.add(Estimate::fixed(1)).factor(traversal);
+                with_args(string.mul(size(0).factor(REGEX_STRING_LENGTH_COST_FACTOR)))
             }
-            ("_?._", [operand, _]) => {
-                let field = match &call.args[1].expr {
-                    Expr::Literal(LiteralValue::String(f)) => f.to_string(),
-                    _ => String::new(),
-                };
-                let (node, ty) = select(operand, &field);
-                Info { cost: arg_cost.add(Range::fixed(1)), size: None, node, ty: Ty::Optional(Box::new(ty)) }
+            (Overload::Contains, 1, true) => with_args(target_size.factor(traversal).mul(size(0).factor(traversal))),
+            (Overload::Logical, 2, _) => {
+                CallEstimate::cost(Estimate { min: arg_costs[0].min, max: arg_costs[0].add(arg_costs[1]).max })
             }
-            _ => {
-                let qualified = match &call.target {
-                    Some(t) => match &t.expr {
-                        Expr::Ident(p) if self.is_qualifier(p) => format!("{p}.{name}"),
-                        _ => name.to_owned(),
-                    },
-                    None => name.to_owned(),
-                };
-                let (cost, size, ty) = function(&qualified, &all);
-                Info { cost: cost.add(arg_cost), size, node: None, ty }
+            (Overload::Conditional, 3, _) => {
+                let result = size(1).union(size(2));
+                let entry = union_entries(self.compute_entry_size(args[1].expr), self.compute_entry_size(args[2].expr));
+                if let Some(entry) = entry {
+                    self.entries.insert(e.id, entry);
+                }
+                let cost = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
+                CallEstimate { cost, result_size: Some(result) }
             }
+            (Overload::AddString | Overload::AddList, 2, _) => {
+                let result = size(0).add(size(1));
+                let entry = union_entries(self.compute_entry_size(args[0].expr), self.compute_entry_size(args[1].expr));
+                if let Some(entry) = entry {
+                    self.entries.insert(e.id, entry);
+                }
+                // List concatenation is O(1); it is handled for the size.
+                let cost = if overload == Overload::AddList { Estimate::fixed(1) } else { result.factor(traversal) };
+                CallEstimate { cost: cost.add(arg_sum), result_size: Some(result) }
+            }
+            // Equality of two scalars costs 1.
+            (Overload::SizedComparison, 2, _) => {
+                let smallest = size(0).max.min(size(1).max);
+                let cost = Estimate { min: u64::from(smallest > 0), max: smallest };
+                with_args(cost.factor(traversal))
+            }
+            _ => with_args(Estimate::fixed(1)),
         }
     }
 
-    fn is_qualifier(&self, name: &str) -> bool {
-        !matches!(name, "self" | "oldSelf") && !self.scopes.iter().any(|(n, _)| n == name)
+    fn is_variable(&self, name: &str) -> bool {
+        matches!(name, "self" | "oldSelf") || self.local(name).is_some()
+    }
+
+    fn ty(&self, e: &IdedExpr) -> Ty<'s> {
+        self.types.get(&e.id).cloned().unwrap_or(Ty::Dyn)
+    }
+
+    fn local(&self, name: &str) -> Option<&LocalVar> {
+        self.locals.get(name).and_then(|stack| stack.last())
+    }
+
+    fn push(&mut self, name: &str, var: LocalVar) {
+        self.locals.entry(name.to_owned()).or_default().push(var);
+    }
+
+    fn pop(&mut self, name: &str) {
+        if let Some(stack) = self.locals.get_mut(name) {
+            stack.pop();
+        }
+    }
+
+    /// `getPath`: a variable's path, or the path recorded for `e`.
+    fn path(&self, e: &IdedExpr) -> Vec<String> {
+        if let Expr::Ident(name) = &e.expr
+            && let Some(v) = self.local(name)
+        {
+            return v.path.clone();
+        }
+        self.paths.get(&e.id).cloned().unwrap_or_default()
+    }
+
+    /// `newAstNode`: what the estimators see of `e`.
+    fn ast_node<'a>(&mut self, e: &'a IdedExpr) -> AstNode<'a, 's> {
+        let mut path = self.path(e);
+        if path.first().is_some_and(|p| ACCUMULATORS.contains(&p.as_str())) {
+            path.clear();
+        }
+        AstNode { path, ty: self.ty(e), expr: e, computed: self.compute_size(e) }
+    }
+
+    fn size_or_unknown(&mut self, e: &IdedExpr) -> Estimate {
+        self.compute_size(e).unwrap_or(Estimate::UNKNOWN)
+    }
+
+    /// `computeSize`: the computed size, else the size of a literal, else
+    /// the schema's bound on the path, else 1 for fixed-size types, else
+    /// what a variable was bound to.
+    fn compute_size(&mut self, e: &IdedExpr) -> Option<Estimate> {
+        if let Some(size) = self.sizes.get(&e.id) {
+            return Some(*size);
+        }
+        if let Some(size) = literal_size(e) {
+            return Some(size);
+        }
+        if let Some(size) = self.library.estimate_size(&self.path(e)) {
+            self.sizes.insert(e.id, size);
+            return Some(size);
+        }
+        if is_scalar(&self.ty(e)) {
+            return Some(Estimate::fixed(1));
+        }
+        match &e.expr {
+            Expr::Ident(name) => self.local(name).and_then(|v| v.size),
+            _ => None,
+        }
+    }
+
+    /// `computeEntrySize`: the entry sizes recorded for `e`, or those a
+    /// variable was bound to.
+    fn compute_entry_size(&self, e: &IdedExpr) -> Option<EntrySize> {
+        if let Some(entry) = self.entries.get(&e.id) {
+            return Some(*entry);
+        }
+        match &e.expr {
+            Expr::Ident(name) => self.local(name).and_then(|v| v.entry),
+            _ => None,
+        }
     }
 }
 
-fn literal<'s>(l: &LiteralValue) -> Info<'s> {
-    let (size, ty) = match l {
-        LiteralValue::String(s) => (s.len() as u64, Ty::String),
-        LiteralValue::Bytes(b) => (b.len() as u64, Ty::Bytes),
-        LiteralValue::Boolean(_) => (1, Ty::Bool),
-        LiteralValue::Double(_) => (1, Ty::Double),
-        LiteralValue::Int(_) => (1, Ty::Int),
-        LiteralValue::UInt(_) => (1, Ty::Uint),
-        LiteralValue::Null => (1, Ty::Null),
+/// The size of a literal, list or map expression (`computeExprSize`):
+/// strings in code points.
+fn literal_size(e: &IdedExpr) -> Option<Estimate> {
+    let n = match &e.expr {
+        Expr::Literal(LiteralValue::String(s)) => s.chars().count() as u64,
+        Expr::Literal(LiteralValue::Bytes(b)) => b.len() as u64,
+        Expr::Literal(_) => 1,
+        Expr::List(l) => l.elements.len() as u64,
+        Expr::Map(m) => m.entries.len() as u64,
+        _ => return None,
     };
-    Info { cost: Range::fixed(0), size: Some(Range::fixed(size)), node: None, ty }
+    Some(Estimate::fixed(n))
 }
 
-/// A field of an object or a value of a map.
-fn select<'s>(operand: &Info<'s>, field: &str) -> (Option<Node<'s>>, Ty<'s>) {
-    match &operand.ty {
-        Ty::Object(node) => match schema::field(*node, field) {
-            Some((_, child)) => (Some(child), schema::decl(child).unwrap_or(Ty::Dyn)),
-            None => (None, Ty::Dyn),
-        },
-        Ty::Map(_, v) => (operand.node.and_then(Node::additional_properties), (**v).clone()),
-        _ => (None, Ty::Dyn),
+/// Types of a fixed size (`isScalar`).
+fn is_scalar(t: &Ty<'_>) -> bool {
+    match t {
+        Ty::Bool | Ty::Double | Ty::Duration | Ty::Int | Ty::Timestamp | Ty::Uint => true,
+        Ty::Optional(inner) => is_scalar(inner),
+        _ => false,
     }
 }
 
-/// An element of a list or a value of a map.
-fn index<'s>(container: &Info<'s>) -> (Option<Node<'s>>, Ty<'s>) {
-    match &container.ty {
-        Ty::List(e) => (container.node.and_then(Node::items), (**e).clone()),
-        Ty::Map(_, v) => (container.node.and_then(Node::additional_properties), (**v).clone()),
-        _ => (None, Ty::Dyn),
-    }
-}
-
-/// What a comprehension variable ranges over: list elements or map keys.
-fn element_of<'s>(range: &Info<'s>) -> Info<'s> {
-    match &range.ty {
-        Ty::List(e) => {
-            Info { cost: Range::fixed(1), size: None, node: range.node.and_then(Node::items), ty: (**e).clone() }
-        }
-        Ty::Map(k, _) => Info::new(Range::fixed(1), (**k).clone()),
-        _ => Info::new(Range::fixed(1), Ty::Dyn),
-    }
-}
-
-/// The cost (without the arguments), result size and type of a call.
-fn function<'s>(name: &str, args: &[&Info<'s>]) -> (Range, Option<Range>, Ty<'s>) {
-    let size = |i: usize| args.get(i).map_or(Range::fixed(1), |a| a.size_estimate());
-    let one = Range::fixed(1);
-    let is_string = |i: usize| args.get(i).is_some_and(|a| matches!(a.ty, Ty::String | Ty::Bytes));
-    match name {
-        "_==_" | "_!=_" => (comparison(size(0), size(1)), None, Ty::Bool),
-        "_<_" | "_<=_" | "_>_" | "_>=_" if is_string(0) => (comparison(size(0), size(1)), None, Ty::Bool),
-        "_+_" if is_string(0) => {
-            let result = size(0).add(size(1));
-            (result.factor(TRAVERSAL), Some(result), args[0].ty.clone())
-        }
-        "_+_" if matches!(args.first().map(|a| &a.ty), Some(Ty::List(_))) => {
-            (one, Some(size(0).add(size(1))), args[0].ty.clone())
-        }
-        "startsWith" | "endsWith" => (size(0).factor(TRAVERSAL), None, Ty::Bool),
-        "bytes" if is_string(0) => {
-            (size(0).factor(TRAVERSAL), Some(Range { min: size(0).min, max: size(0).max.saturating_mul(4) }), Ty::Bytes)
-        }
-        "string" if matches!(args.first().map(|a| &a.ty), Some(Ty::Bytes)) => {
-            (size(0).factor(TRAVERSAL), Some(size(0)), Ty::String)
-        }
-        "@in" if matches!(args.get(1).map(|a| &a.ty), Some(Ty::List(_))) => (size(1), None, Ty::Bool),
-        "matches" | "find" | "findAll" => {
-            let string_cost = size(0).add(one).factor(TRAVERSAL);
-            let regex_cost = size(1).factor(REGEX);
-            let ty = match name {
-                "matches" => Ty::Bool,
-                "find" => Ty::String,
-                _ => Ty::List(Box::new(Ty::String)),
-            };
-            (string_cost.mul(regex_cost), (name != "matches").then_some(Range { min: 0, max: size(0).max }), ty)
-        }
-        "contains" if is_string(0) => (size(0).factor(TRAVERSAL).mul(size(1).factor(TRAVERSAL)), None, Ty::Bool),
-        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
-            let cost = match args.first().map(|a| &a.ty) {
-                Some(Ty::List(e)) => {
-                    let per_element = if matches!(**e, Ty::String | Ty::Bytes) {
-                        let elem = element_of(args[0]);
-                        one.add(elem.size_estimate().factor(TRAVERSAL))
-                    } else {
-                        one
-                    };
-                    size(0).mul(per_element)
-                }
-                _ => size(0).factor(TRAVERSAL),
-            };
-            (cost, None, Ty::Dyn)
-        }
-        "url" | "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" => (size(0).factor(TRAVERSAL), None, Ty::Dyn),
-        "lowerAscii" | "upperAscii" | "substring" | "trim" => (size(0).factor(TRAVERSAL), Some(size(0)), Ty::String),
-        "replace" => (size(0).factor(2.0 * TRAVERSAL), Some(size(0)), Ty::String),
-        "split" => {
-            (size(0).factor(2.0 * TRAVERSAL), Some(Range { min: 0, max: size(0).max }), Ty::List(Box::new(Ty::String)))
-        }
-        "join" => {
-            let elements = args.first().map(|a| element_of(a).size_estimate()).unwrap_or(one);
-            let result = size(0).mul(elements);
-            (result.factor(TRAVERSAL), Some(result), Ty::String)
-        }
-        // Conversions keep the argument's size only where cel-go says so
-        // (above): `string(s)` of a string is of unknown size.
-        "string" => (one, None, Ty::String),
-        "bytes" => (one, None, Ty::Bytes),
-        "int" | "size" | "getFullYear" | "getMonth" | "getDate" | "getDayOfMonth" | "getDayOfWeek" | "getDayOfYear"
-        | "getHours" | "getMinutes" | "getSeconds" | "getMilliseconds" => (one, None, Ty::Int),
-        "uint" => (one, None, Ty::Uint),
-        "double" => (one, None, Ty::Double),
-        "bool" => (one, None, Ty::Bool),
-        "duration" => (one, None, Ty::Duration),
-        "timestamp" => (one, None, Ty::Timestamp),
-        "dyn" => (one, args.first().and_then(|a| a.size), args.first().map_or(Ty::Dyn, |a| a.ty.clone())),
-        _ => (one, None, Ty::Dyn),
-    }
-}
-
-/// Equality and ordering of sizable values traverse the smaller one.
-fn comparison(lhs: Range, rhs: Range) -> Range {
-    let smallest = lhs.max.min(rhs.max);
-    Range { min: u64::from(smallest > 0), max: smallest }.factor(TRAVERSAL)
-}
-
-/// The largest size data at `node` can have (`DeclType.MaxElements`):
-/// strings by `maxLength` (×4 bytes per code point) or format, lists by
-/// `maxItems`, maps by `maxProperties`, otherwise what fits into one
-/// request; 0 for objects and scalars, which declare none.
-fn max_elements(node: Node<'_>) -> u64 {
-    max_elements_of(node).unwrap_or(0)
-}
-
-fn max_elements_of(node: Node<'_>) -> Option<u64> {
-    let s = node.schema;
-    let vv = &s.value_validation;
-    let non_negative = |v: i64| u64::try_from(v).unwrap_or(0);
-    if s.extensions.x_int_or_string {
-        return Some(vv.max_length.map_or(MAX_REQUEST_SIZE_BYTES - 2, |m| non_negative(m).saturating_mul(4)));
-    }
-    match node.type_() {
-        "string" => Some(match vv.format.as_str() {
-            "byte" => vv.max_length.map_or(MAX_REQUEST_SIZE_BYTES - 2, non_negative),
-            "duration" => MAX_DURATION_SIZE_JSON,
-            "date" => JSON_DATE_SIZE,
-            "date-time" => MAX_DATETIME_SIZE_JSON,
-            _ => match vv.max_length {
-                Some(m) => non_negative(m).saturating_mul(4),
-                None if !vv.enum_.is_empty() => {
-                    vv.enum_.iter().filter_map(|e| e.as_str()).map(|e| e.len() as u64).max().unwrap_or(0)
-                }
-                None => MAX_REQUEST_SIZE_BYTES - 2,
-            },
-        }),
-        "array" => {
-            let items = node.items()?;
-            Some(
-                vv.max_items
-                    .map_or_else(|| (MAX_REQUEST_SIZE_BYTES - 2) / (min_serialized_size(items) + 1), non_negative),
-            )
-        }
-        "object" => {
-            let values = node.additional_properties()?;
-            Some(
-                vv.max_properties
-                    .map_or_else(|| (MAX_REQUEST_SIZE_BYTES - 2) / (min_serialized_size(values) + 6), non_negative),
-            )
-        }
-        _ => None,
-    }
-}
-
-/// The smallest JSON serialization data at `node` can have
-/// (`DeclType.MinSerializedSize`).
-pub(crate) fn min_serialized_size(node: Node<'_>) -> u64 {
-    let s: &Structural = node.schema;
-    if s.extensions.x_int_or_string {
-        return 1;
-    }
-    match node.type_() {
-        "string" => match s.value_validation.format.as_str() {
-            "duration" => MIN_DURATION_SIZE_JSON,
-            "date" => JSON_DATE_SIZE,
-            "date-time" => MIN_DATETIME_SIZE_JSON,
-            _ => MIN_STRING_SIZE,
-        },
-        "boolean" => MIN_BOOL_SIZE,
-        "number" | "integer" => MIN_NUMBER_SIZE,
-        "object" if node.additional_properties().is_none() => {
-            let required = s.value_validation.required.as_deref().unwrap_or_default();
-            let mut size = 2u64;
-            for (name, child) in node.properties() {
-                if required.iter().any(|r| r == name)
-                    && child.schema.generic.default.is_none()
-                    && schema::decl(child).is_some()
-                {
-                    size = size.saturating_add(name.len() as u64 + min_serialized_size(child) + 4);
-                }
+/// The overloads a call may resolve to, from the checked types of its
+/// receiver and arguments: a `dyn` operand admits every overload of the
+/// function, and the estimate covers them all.
+fn overloads(name: &str, target: Option<&Ty<'_>>, args: &[&Ty<'_>]) -> Vec<Overload> {
+    use Overload::*;
+    let string = |t: &Ty<'_>| matches!(t, Ty::String | Ty::Dyn);
+    let bytes = |t: &Ty<'_>| matches!(t, Ty::Bytes | Ty::Dyn);
+    let list = |t: &Ty<'_>| matches!(t, Ty::List(_) | Ty::Dyn);
+    let other = |t: &Ty<'_>| !matches!(t, Ty::String | Ty::Bytes | Ty::List(_));
+    let mut out = Vec::new();
+    match (name, target, args) {
+        ("_==_" | "_!=_", None, [_, _]) => out.push(SizedComparison),
+        ("_<_" | "_<=_" | "_>_" | "_>=_", None, [a, b]) => {
+            if (string(a) && string(b)) || (bytes(a) && bytes(b)) {
+                out.push(SizedComparison);
             }
-            size
+            if other(a) && other(b) {
+                out.push(Other);
+            }
         }
-        _ => 2,
+        ("_+_", None, [a, b]) => {
+            if (string(a) && string(b)) || (bytes(a) && bytes(b)) {
+                out.push(AddString);
+            }
+            if list(a) && list(b) {
+                out.push(AddList);
+            }
+            if other(a) && other(b) {
+                out.push(Other);
+            }
+        }
+        ("_[_]", None, [c, _]) => match c {
+            Ty::List(_) => out.push(IndexList),
+            Ty::Map(..) => out.push(IndexMap),
+            Ty::Dyn => out.extend([IndexList, IndexMap]),
+            _ => out.push(Other),
+        },
+        ("@in", None, [_, c]) => match c {
+            Ty::List(_) => out.push(InList),
+            Ty::Dyn => out.extend([InList, Other]),
+            _ => out.push(Other),
+        },
+        ("_&&_" | "_||_", None, [_, _]) => out.push(Logical),
+        ("_?_:_", None, [_, _, _]) => out.push(Conditional),
+        ("matches", Some(t), [_]) if string(t) => out.push(Matches),
+        ("contains", Some(t), [_]) if string(t) => out.push(Contains),
+        ("startsWith" | "endsWith", Some(t), [_]) if string(t) => out.push(StartsOrEndsWith),
+        ("format", Some(t), [_]) if string(t) => out.push(FormatString),
+        ("bytes", None, [a]) if string(a) => {
+            out.push(StringToBytes);
+            if a.is_dyn() {
+                out.push(Other);
+            }
+        }
+        ("string", None, [a]) if bytes(a) => {
+            out.push(BytesToString);
+            if a.is_dyn() {
+                out.push(Other);
+            }
+        }
+        ("strings.quote", None, [_]) => out.push(QuoteString),
+        ("ip", Some(_), []) => out.push(CidrIp),
+        ("containsIP" | "containsCIDR", Some(_), [a]) if string(a) => {
+            out.push(ContainsWithString);
+            if a.is_dyn() {
+                out.push(Other);
+            }
+        }
+        _ => {}
     }
+    if out.is_empty() {
+        out.push(Other);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cel::check::check;
     use crate::cel::compile::parse;
+    use crate::cel::schema::decl;
+    use crate::structural::Structural;
     use serde_json::json;
 
     fn estimate(schema: serde_json::Value, rule: &str) -> u64 {
         let s = Structural::from_json(&schema).unwrap();
         let node = Node::new(&s, false);
-        let ty = schema::decl(node).unwrap();
-        expression_cost(&parse(rule).unwrap(), node, &ty)
+        let ty = decl(node).unwrap();
+        let program = parse(rule).unwrap();
+        let checked = check(&program, &ty, false);
+        assert!(checked.errors.is_empty(), "{:?}", checked.errors);
+        expression_cost(&program, &checked.types, node)
     }
 
     #[test]
@@ -467,8 +660,6 @@ mod tests {
         // Kubernetes' own figures: `self.all(x, true)` costs 2 + 3 per item.
         let numbers = json!({"type": "array", "maxItems": 10, "items": {"type": "number"}});
         assert_eq!(estimate(numbers, "self.all(x, true)"), 32);
-        let strings = json!({"type": "array", "maxItems": 20, "items": {"type": "string"}});
-        assert_eq!(estimate(strings, "self.all(x, true)"), 62);
         let unbounded = json!({"type": "array", "items": {"type": "number"}});
         assert_eq!(estimate(unbounded, "self.all(x, true)"), 4718591);
         let strings = json!({"type": "array", "items": {"type": "string"}});
@@ -476,16 +667,31 @@ mod tests {
     }
 
     #[test]
+    fn map_keys_are_estimated_as_empty_strings() {
+        let map = json!({"type": "object", "additionalProperties": {"type": "string"}});
+        assert_eq!(estimate(map.clone(), "self.all(x, x.contains(self[x]))"), 2752507);
+        // 393215 entries at 5 each, plus the range and the result.
+        assert_eq!(estimate(map.clone(), "self.all(key, !key.contains('*'))"), 1966077);
+        assert!(estimate(map, "self.all(k, k.matches('^[A-Z]+(_[A-Z]+)+$'))") < 10_000_000);
+    }
+
+    #[test]
     fn string_operations_scale_with_max_length() {
         let s = json!({"type": "string", "maxLength": 5000});
         assert_eq!(estimate(s.clone(), "self.contains('keyword')"), 1 + 2000);
-        assert_eq!(estimate(s, "self == 'x'"), 2);
+        assert_eq!(estimate(s.clone(), "self == 'x'"), 2);
+        assert_eq!(estimate(s, "self.startsWith('abcd')"), 2, "the prefix is what is traversed");
         let unbounded = json!({"type": "array", "items": {"type": "string"}});
-        assert!(estimate(unbounded.clone(), "string(self[0]) + string(self[1]) + string(self[2])") > 1_000_000_000);
+        assert!(estimate(unbounded.clone(), "string(self[0]) + string(self[1]) + string(self[2])") > 100_000);
         let eight = "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]";
-        assert!(estimate(unbounded.clone(), eight) > 10_000_000);
-        assert!(
-            estimate(unbounded, "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6]") < 10_000_000
-        );
+        assert!(estimate(unbounded, eight) > 10_000_000);
+    }
+
+    #[test]
+    fn factors_round_up_in_float() {
+        assert_eq!(Estimate::fixed(3145726).factor(0.2), Estimate::fixed(629146));
+        assert_eq!(Estimate::fixed(u64::MAX).factor(0.1).max, 1_844_674_407_370_955_264, "as float64");
+        assert_eq!(Estimate::fixed(u64::MAX).factor(4.0).max, u64::MAX);
+        assert_eq!(Estimate::fixed(0).factor(0.25), Estimate::fixed(0));
     }
 }

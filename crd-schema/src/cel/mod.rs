@@ -9,6 +9,8 @@
 //!   ([`RUNTIME_COST_BUDGET`] per request);
 //! - [`with_cost_budget`] sets the budget the default-value check of the CRD
 //!   validation draws from while running rules on `default`s;
+//! - [`estimate_rule_costs`] and [`decl_size`]: the static cost estimates
+//!   of rules and the sizes they come from (module `cost`);
 //! - the CRD schema checks (`crate::validation`) report compilation errors
 //!   and `oldSelf` misuse through this module.
 //!
@@ -29,10 +31,12 @@
 mod bridge;
 mod check;
 mod compile;
+mod cost;
 mod escape;
 mod estimate;
 mod eval;
 mod functions;
+mod library_cost;
 mod schema;
 mod time;
 mod validator;
@@ -48,6 +52,8 @@ use crate::field::{ErrorList, Path};
 use crate::structural::Structural;
 
 pub(crate) use compile::CompiledRule;
+pub(crate) use cost::max_cardinality;
+pub use cost::{DeclSize, RuleCost, decl_size, estimate_rule_costs};
 
 /// The API server's per-request runtime cost budget
 /// (`celconfig.RuntimeCELCostBudget`).
@@ -188,14 +194,6 @@ pub(crate) fn compile_node(schema: &Structural, resource_root: bool) -> Option<V
     schema::decl(node)?;
     let rules = schema.validation_extensions.x_validations.as_deref().unwrap_or_default();
     Some(compile::compile_rules(node, rules))
-}
-
-/// How often data at `schema` can occur in one request when nothing bounds
-/// it (`maxCardinality`): the request size over the smallest serialization
-/// of the data plus a comma.
-pub(crate) fn unbounded_cardinality(schema: &Structural) -> u64 {
-    let size = estimate::min_serialized_size(schema::Node::new(schema, schema.extensions.x_embedded_resource));
-    estimate::MAX_REQUEST_SIZE_BYTES / (size + 1)
 }
 
 #[cfg(test)]

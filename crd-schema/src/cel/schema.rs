@@ -1,4 +1,5 @@
-//! The schema as CEL sees it (`k8s.io/apiserver/pkg/cel/common.SchemaDeclType`).
+//! The schema as CEL sees it (`k8s.io/apiserver/pkg/cel/common.SchemaDeclType`
+//! and `apiextensions-apiserver/pkg/apiserver/schema/cel/model`).
 //!
 //! A [`Node`] is a structural schema node plus whether it is the root of a
 //! resource (the custom resource itself or an
@@ -8,19 +9,36 @@
 //! object), the three properties are replaced by those plain declarations
 //! (`WithTypeAndObjectMeta`), which also hides every other `metadata` field
 //! from rules; `name` and `generateName` then have the lengths of a DNS
-//! subdomain (253 and 252), which bounds the estimated cost of rules on
-//! them. (Kubernetes keeps a shorter `maxLength` the schema declares for
-//! them; here the caps always apply.)
+//! subdomain (253 and 252) unless the schema declares a shorter `maxLength`
+//! for them, which bounds the estimated cost of rules on them.
 //!
 //! [`decl`] gives the CEL type of a node, or `None` where a node is not
 //! exposed to CEL (no type, `x-kubernetes-preserve-unknown-fields` without
 //! a type, arrays and maps of unexposed schemas); [`field`] resolves a field
 //! selection on an object type, honouring the property-name escaping.
+//! [`max_elements`] and [`min_serialized_size`] are the sizes the cost
+//! estimator works with (`DeclType.MaxElements`, `MinSerializedSize`).
 
 use std::sync::OnceLock;
 
 use super::escape;
 use crate::structural::{Generic, Structural};
+
+/// The API server's request size limit (`celconfig.MaxRequestSizeBytes`).
+pub(crate) const MAX_REQUEST_SIZE_BYTES: u64 = 3 * 1024 * 1024;
+
+/// Serialized sizes from `k8s.io/apiserver/pkg/cel/limits.go`.
+const MIN_STRING_SIZE: u64 = 2;
+const MIN_BOOL_SIZE: u64 = 4;
+const MIN_NUMBER_SIZE: u64 = 1;
+const MIN_DURATION_SIZE_JSON: u64 = 3;
+const MIN_DATETIME_SIZE_JSON: u64 = 21;
+const JSON_DATE_SIZE: u64 = 12;
+const MAX_DURATION_SIZE_JSON: u64 = 32;
+const MAX_DATETIME_SIZE_JSON: u64 = 32;
+
+/// The longest `metadata.name` of a resource (a DNS subdomain).
+const NAME_MAX_LENGTH: i64 = 253;
 
 /// One schema node as CEL sees it.
 #[derive(Clone, Copy, Debug)]
@@ -29,16 +47,30 @@ pub(crate) struct Node<'s> {
     /// The node is the root of a resource, so its type and object meta
     /// are always declared.
     pub resource: bool,
+    overlay: Overlay<'s>,
+}
+
+/// What the `WithTypeAndObjectMeta` overlay made of a node.
+#[derive(Clone, Copy, Debug)]
+enum Overlay<'s> {
+    /// The node is the schema's own.
+    None,
+    /// The overlay's `metadata`, with the schema's own `metadata` (whose
+    /// `name` and `generateName` may declare shorter lengths).
+    Metadata(Option<&'s Structural>),
+    /// The overlay's `name` or `generateName`: a string of this
+    /// `maxLength`.
+    MaxLength(i64),
 }
 
 impl<'s> Node<'s> {
     pub fn new(schema: &'s Structural, resource: bool) -> Self {
-        Self { schema, resource }
+        Self { schema, resource, overlay: Overlay::None }
     }
 
     /// A child node: resources start again at embedded resources.
     fn child(schema: &'s Structural) -> Self {
-        Self { schema, resource: schema.extensions.x_embedded_resource }
+        Self::new(schema, schema.extensions.x_embedded_resource)
     }
 
     pub fn items(self) -> Option<Node<'s>> {
@@ -61,15 +93,33 @@ impl<'s> Node<'s> {
         if self.meta_overlay() {
             match name {
                 "kind" | "apiVersion" => return Some(Node::new(&meta().string, false)),
-                "metadata" => return Some(Node::new(&meta().metadata, false)),
+                "metadata" => {
+                    let own = self.schema.property("metadata");
+                    return Some(Node { overlay: Overlay::Metadata(own), ..Node::new(&meta().metadata, false) });
+                }
                 _ => {}
             }
+        }
+        if let Overlay::Metadata(own) = self.overlay {
+            // The name's length is capped; a generated name adds at least
+            // one byte to `generateName`.
+            let cap = match name {
+                "name" => NAME_MAX_LENGTH,
+                "generateName" => NAME_MAX_LENGTH - 1,
+                _ => return None,
+            };
+            let declared = own.and_then(|m| m.property(name)).and_then(|p| p.value_validation.max_length);
+            let max_length = declared.map_or(cap, |d| d.min(cap));
+            return Some(Node { overlay: Overlay::MaxLength(max_length), ..Node::new(&meta().string, false) });
         }
         self.schema.property(name).map(Node::child)
     }
 
     /// The property whose JSON key satisfies `pred`, overlay applied.
     pub fn find_property(self, pred: impl Fn(&str) -> bool) -> Option<(&'s str, Node<'s>)> {
+        if let Overlay::Metadata(_) = self.overlay {
+            return self.properties().into_iter().find(|(k, _)| pred(k));
+        }
         let overlay = self.meta_overlay();
         if overlay && let Some(k) = ["kind", "apiVersion", "metadata"].into_iter().find(|k| pred(k)) {
             return self.property(k).map(|node| (k, node));
@@ -80,8 +130,11 @@ impl<'s> Node<'s> {
 
     /// Every property (JSON key and node), overlay applied.
     pub fn properties(self) -> Vec<(&'s str, Node<'s>)> {
-        let mut out: Vec<(&'s str, Node<'s>)> = Vec::new();
+        if let Overlay::Metadata(_) = self.overlay {
+            return ["name", "generateName"].into_iter().filter_map(|k| Some((k, self.property(k)?))).collect();
+        }
         let overlay = self.meta_overlay();
+        let mut out: Vec<(&'s str, Node<'s>)> = Vec::new();
         for (k, v) in &self.schema.properties {
             if !(overlay && matches!(k.as_str(), "kind" | "apiVersion" | "metadata")) {
                 out.push((k.as_str(), Node::child(v)));
@@ -110,6 +163,14 @@ impl<'s> Node<'s> {
     pub fn format(self) -> &'s str {
         &self.schema.value_validation.format
     }
+
+    /// The node's `maxLength`, as the overlay leaves it.
+    pub fn max_length(self) -> Option<i64> {
+        match self.overlay {
+            Overlay::MaxLength(m) => Some(m),
+            _ => self.schema.value_validation.max_length,
+        }
+    }
 }
 
 /// The plain declarations of the overlay.
@@ -125,15 +186,8 @@ fn meta() -> &'static Meta {
             generic: Generic { type_: t.to_owned(), ..Generic::default() },
             ..Structural::default()
         };
-        // Names are DNS subdomains (at most 253 bytes); a generated name
-        // adds at least one byte to `generateName`.
-        let capped = |max_length: i64| {
-            let mut s = typed("string");
-            s.value_validation.max_length = Some(max_length);
-            s
-        };
         let mut metadata = typed("object");
-        metadata.properties = vec![("name".to_owned(), capped(253)), ("generateName".to_owned(), capped(252))];
+        metadata.properties = vec![("name".to_owned(), typed("string")), ("generateName".to_owned(), typed("string"))];
         Meta { string: typed("string"), metadata }
     })
 }
@@ -235,6 +289,117 @@ pub(crate) fn decl(node: Node<'_>) -> Option<Ty<'_>> {
 /// are fields.
 pub(crate) fn field<'s>(object: Node<'s>, name: &str) -> Option<(&'s str, Node<'s>)> {
     object.find_property(|k| escape::designates(name, k)).filter(|(_, node)| decl(*node).is_some())
+}
+
+/// A place in the declared types: a schema node, or the key of a map
+/// (the plain string type).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Decl<'s> {
+    Node(Node<'s>),
+    MapKey,
+}
+
+/// The place `steps` lead to from `root`: a field name selects a field of
+/// an object (by its CEL name), `@items` and `@values` the element of a
+/// list or the value of a map, `@keys` the key of a map. `None` where a
+/// step leads nowhere.
+pub(crate) fn walk<'s>(root: Node<'s>, steps: &[impl AsRef<str>]) -> Option<Decl<'s>> {
+    let mut at = Decl::Node(root);
+    for step in steps {
+        let Decl::Node(node) = at else { return None };
+        at = match (step.as_ref(), decl(node)?) {
+            ("@items" | "@values", Ty::List(_)) => Decl::Node(node.items()?),
+            ("@items" | "@values", Ty::Map(..)) => Decl::Node(node.additional_properties()?),
+            ("@keys", Ty::Map(..)) => Decl::MapKey,
+            (name, Ty::Object(object)) => Decl::Node(field(object, name)?.1),
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+/// The largest size data at `node` can have (`DeclType.MaxElements`):
+/// strings by `maxLength` (×4 bytes per code point), the longest `enum`
+/// value or their format, lists by `maxItems`, maps by `maxProperties`,
+/// otherwise what fits into one request; 0 for objects and scalars, which
+/// declare none. `None` when the node has no CEL type. Negative bounds
+/// count as 0; explicit bounds are used even beyond the request size.
+pub(crate) fn max_elements(node: Node<'_>) -> Option<u64> {
+    decl(node)?;
+    let s = node.schema;
+    let vv = &s.value_validation;
+    let bound = |v: i64| u64::try_from(v).unwrap_or(0);
+    let per_request = MAX_REQUEST_SIZE_BYTES - 2;
+    if s.extensions.x_int_or_string {
+        return Some(node.max_length().map_or(per_request, |m| bound(m).saturating_mul(4)));
+    }
+    Some(match node.type_() {
+        "string" => match node.format() {
+            "byte" => node.max_length().map_or(per_request, bound),
+            "duration" => MAX_DURATION_SIZE_JSON,
+            "date" => JSON_DATE_SIZE,
+            "date-time" => MAX_DATETIME_SIZE_JSON,
+            _ => match node.max_length() {
+                Some(m) => bound(m).saturating_mul(4),
+                None if !vv.enum_.is_empty() => {
+                    vv.enum_.iter().filter_map(|e| e.as_str()).map(|e| e.len() as u64).max().unwrap_or(0)
+                }
+                None => per_request,
+            },
+        },
+        "array" => match (vv.max_items, node.items()) {
+            (Some(m), _) => bound(m),
+            (None, Some(items)) => per_request / (min_serialized_size(items) + 1),
+            (None, None) => 0,
+        },
+        // Two quotes of an empty key, a colon and a comma per entry.
+        "object" => match (vv.max_properties, node.additional_properties()) {
+            (_, None) => 0,
+            (Some(m), Some(_)) => bound(m),
+            (None, Some(values)) => per_request / (min_serialized_size(values) + 6),
+        },
+        _ => 0,
+    })
+}
+
+/// The smallest JSON serialization data at `node` can have
+/// (`DeclType.MinSerializedSize`): `{}` plus the required properties
+/// without a default for objects, `""`, `[]`, `{}` or the shortest literal
+/// otherwise.
+pub(crate) fn min_serialized_size(node: Node<'_>) -> u64 {
+    let s: &Structural = node.schema;
+    if s.extensions.x_int_or_string {
+        return 1;
+    }
+    match node.type_() {
+        "string" => match node.format() {
+            "duration" => MIN_DURATION_SIZE_JSON,
+            "date" => JSON_DATE_SIZE,
+            "date-time" => MIN_DATETIME_SIZE_JSON,
+            _ => MIN_STRING_SIZE,
+        },
+        "boolean" => MIN_BOOL_SIZE,
+        "number" | "integer" => MIN_NUMBER_SIZE,
+        "object" if node.additional_properties().is_none() => {
+            let required = s.value_validation.required.as_deref().unwrap_or_default();
+            let mut size = 2u64;
+            for (name, child) in node.properties() {
+                if required.iter().any(|r| r == name) && child.schema.generic.default.is_none() && decl(child).is_some()
+                {
+                    size = size.saturating_add((name.len() as u64).saturating_add(min_serialized_size(child)) + 4);
+                }
+            }
+            size
+        }
+        _ => 2,
+    }
+}
+
+/// How often data at `node` can occur in one request when nothing bounds
+/// it (`maxCardinality`): the whole request size over the smallest
+/// serialization of the data plus a comma.
+pub(crate) fn max_cardinality(node: Node<'_>) -> u64 {
+    MAX_REQUEST_SIZE_BYTES / (min_serialized_size(node) + 1)
 }
 
 #[cfg(test)]

@@ -11,8 +11,6 @@
 //! cost is taken from the remaining budget; when the budget runs out the
 //! walk reports it once and stops.
 
-use std::collections::HashMap;
-
 use serde_json::Value as Json;
 
 use super::compile::{self, CompiledRule};
@@ -20,7 +18,7 @@ use super::eval::{self, Activation, OldSelf};
 use super::schema::Node;
 use super::value::{self, Error, Val};
 use crate::field::{BadValue, ErrorList, ErrorType, FieldError, Path};
-use crate::structural::Structural;
+use crate::ratchet::{self, MapList};
 
 /// The per-expression runtime cost limit (`celconfig.PerCallLimit`).
 pub(crate) const PER_CALL_LIMIT: u64 = 1_000_000;
@@ -117,9 +115,11 @@ impl Run<'_> {
 
     fn items<'a>(&mut self, node: Node<'a>, rules: &'a Rules, path: &Path, items: &'a [Json], old: Option<&'a Json>) {
         let (Some(item_rules), Some(item_node)) = (&rules.items, node.items()) else { return };
-        let correlated = MapList::new(node.schema, old);
+        // Items of `map` lists correlate by key, others not at all.
+        let correlated = ratchet::map_keys(node.schema).zip(old).map(|(keys, old)| MapList::new(keys, old));
         for (i, item) in items.iter().enumerate() {
-            self.node(item_node, item_rules, &path.index(i), item, correlated.get(item));
+            let old_item = correlated.as_ref().and_then(|c| c.get(item));
+            self.node(item_node, item_rules, &path.index(i), item, old_item);
             if *self.budget < 0 {
                 return;
             }
@@ -360,44 +360,4 @@ fn rule_error(at: &Path, node: Node<'_>, value: &Json, detail: String, reason: O
         _ if omit => FieldError::new(at, ErrorType::Invalid, BadValue::Rendered(detail), ""),
         _ => FieldError::invalid(at, value.clone(), detail),
     }
-}
-
-/// The old items of an `x-kubernetes-list-type: map` list, by key.
-struct MapList<'a> {
-    keys: &'a [String],
-    by_key: HashMap<String, &'a Json>,
-}
-
-impl<'a> MapList<'a> {
-    fn new(schema: &'a Structural, old: Option<&'a Json>) -> Self {
-        let keys = match schema.extensions.x_list_type.as_deref() {
-            Some("map") => schema.extensions.x_list_map_keys.as_deref().unwrap_or_default(),
-            _ => &[],
-        };
-        let mut by_key = HashMap::new();
-        if !keys.is_empty()
-            && let Some(Json::Array(items)) = old
-        {
-            for item in items {
-                if let Some(k) = key_of(keys, item) {
-                    by_key.insert(k, item);
-                }
-            }
-        }
-        Self { keys, by_key }
-    }
-
-    fn get(&self, item: &Json) -> Option<&'a Json> {
-        if self.keys.is_empty() {
-            return None;
-        }
-        key_of(self.keys, item).and_then(|k| self.by_key.get(&k).copied())
-    }
-}
-
-/// The key of a map-list element: its key fields (absent ones as `null`).
-fn key_of(keys: &[String], item: &Json) -> Option<String> {
-    let obj = item.as_object()?;
-    let values: Vec<&Json> = keys.iter().map(|k| obj.get(k).unwrap_or(&Json::Null)).collect();
-    serde_json::to_string(&values).ok()
 }

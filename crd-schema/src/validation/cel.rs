@@ -1,16 +1,19 @@
 //! The CEL part of the schema checks: compiling `x-kubernetes-validations`
 //! rules and `messageExpression`s, their estimated costs, and the `oldSelf`
-//! rules that follow from a compilation.
+//! rules that follow from a compilation (the CEL part of Kubernetes'
+//! `validation.go`, and `cel_validation.go`).
 //!
-//! [`compile_rules`] compiles a node's rules with `crate::cel` (feature
-//! `cel`); without the feature nothing is compiled and nothing is reported.
-//! What follows from a compilation result is [`old_self_errors`].
+//! [`rule_errors`] is the hook of the schema walk for one node; it compiles
+//! the node's rules with `crate::cel` (feature `cel`; without it nothing is
+//! compiled and nothing is reported) and returns the expression costs the
+//! walk adds up in a [`TotalCost`]. [`max_cardinality`] is how often a node
+//! can occur, which scales its rules' costs; [`cost_total_errors`] judges
+//! the total. What follows from a compilation result is [`old_self_errors`].
 
 use crate::field::{ErrorList, FieldError, Path};
 use crate::wire::JSONSchemaProps;
 
-/// What compiling one rule tells the schema checks. Constructed by the CEL
-/// compiler once it lands (see [`compile_rules`]).
+/// What compiling one rule tells the schema checks.
 #[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct RuleCompilation {
@@ -19,13 +22,16 @@ pub(super) struct RuleCompilation {
     pub errors: ErrorList,
     /// Whether the rule refers to `oldSelf` (a transition rule).
     pub uses_old_self: bool,
+    /// The costs of the rule (scaled by how often the node occurs) and of
+    /// its `messageExpression`, for the schema's [`TotalCost`].
+    pub costs: Vec<ExpressionCost>,
 }
 
 /// Compiles the rules of `schema` (at path `p`) against the schema's CEL
 /// type, returning one result per rule, or `None` when the rules were not
 /// compiled (without the `cel` feature).
 #[cfg(not(feature = "cel"))]
-fn compile_rules(_schema: &JSONSchemaProps, _p: &Path) -> Option<Vec<RuleCompilation>> {
+fn compile_rules(_schema: &JSONSchemaProps, _p: &Path, _cardinality: Option<u64>) -> Option<Vec<RuleCompilation>> {
     None
 }
 
@@ -40,24 +46,17 @@ fn compile_rules(_schema: &JSONSchemaProps, _p: &Path) -> Option<Vec<RuleCompila
 /// `metadata`) when it is an embedded resource or the `openAPIV3Schema`
 /// itself, which the path tells.
 ///
-/// The estimated cost limit of one expression is checked for every
-/// `messageExpression` (whose limit Kubernetes does not scale), and for
-/// rules of nodes that exist at most once per object (only `properties`
-/// between the root and the node, which the path tells): `<r>.rule` /
-/// `<r>.messageExpression: Forbidden: estimated ... cost exceeds budget by
-/// factor of ...`.
-///
-/// Not reported here, because a hook on one node cannot know them: the
-/// rule limit below lists and maps (the cost is multiplied by the number of
-/// times the node can occur, from the ancestors' `maxItems` and
-/// `maxProperties`), the total of all rules of the CRD (reported at the
-/// root, with the most expensive rules), and the exemption of expressions
-/// that an update leaves unchanged.
+/// A rule's cost is its estimated cost times how often the node can occur
+/// (`cardinality`, `None` when an ancestor list or map is unbounded; then
+/// what fits into one request); above the limit of one expression it is
+/// `<r>.rule: Forbidden: estimated rule cost exceeds budget by factor of
+/// ...`. A `messageExpression` has the same limit, unscaled. The
+/// exemption of expressions that an update leaves unchanged is not
+/// reproduced.
 #[cfg(feature = "cel")]
-fn compile_rules(schema: &JSONSchemaProps, p: &Path) -> Option<Vec<RuleCompilation>> {
+fn compile_rules(schema: &JSONSchemaProps, p: &Path, cardinality: Option<u64>) -> Option<Vec<RuleCompilation>> {
     let structural = crate::structural::new_structural(schema).ok()?;
     let is_root = matches!(p.last(), Some(crate::field::PathElement::Name(n)) if n == "openAPIV3Schema");
-    let once_per_object = only_properties_from_root(p);
     let rules = schema.x_validations.as_deref().unwrap_or_default();
     let Some(compiled) = crate::cel::compile_node(&structural, is_root) else {
         let detail = "internal error: failed to retrieve type information for x-kubernetes-validations";
@@ -68,28 +67,36 @@ fn compile_rules(schema: &JSONSchemaProps, p: &Path) -> Option<Vec<RuleCompilati
         }
         return Some(results);
     };
+    let cardinality = cardinality.unwrap_or_else(|| crate::cel::max_cardinality(&structural, is_root));
     let results = compiled
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let r = p.child("x-kubernetes-validations").index(i);
             let mut errors = ErrorList::new();
-            if once_per_object && c.max_cost > STATIC_ESTIMATED_COST_LIMIT {
-                let detail = cost_error_message("estimated rule cost", c.max_cost, STATIC_ESTIMATED_COST_LIMIT);
+            let mut costs = Vec::new();
+            let cost = c.max_cost.saturating_mul(cardinality);
+            if cost > STATIC_ESTIMATED_COST_LIMIT {
+                let detail = cost_error_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT);
                 errors.push(FieldError::forbidden(&r.child("rule"), detail));
             }
+            costs.push(ExpressionCost { path: r.child("rule"), cost });
             if let Some(detail) = &c.error {
                 errors.push(FieldError::invalid_rendered(&r.child("rule"), go_rule_dump(&c.rule), detail.as_str()));
             }
             if let Some(detail) = &c.message_expression_error {
                 let at = r.child("messageExpression");
                 errors.push(FieldError::invalid_rendered(&at, go_rule_dump(&c.rule), detail.as_str()));
-            } else if c.message_expression.is_some() && c.message_expression_max_cost > STATIC_ESTIMATED_COST_LIMIT {
+            } else if c.message_expression.is_some() {
                 let cost = c.message_expression_max_cost;
-                let detail = cost_error_message("estimated messageExpression cost", cost, STATIC_ESTIMATED_COST_LIMIT);
-                errors.push(FieldError::forbidden(&r.child("messageExpression"), detail));
+                if cost > STATIC_ESTIMATED_COST_LIMIT {
+                    let what = "estimated messageExpression cost";
+                    let detail = cost_error_message(what, cost, STATIC_ESTIMATED_COST_LIMIT);
+                    errors.push(FieldError::forbidden(&r.child("messageExpression"), detail));
+                }
+                costs.push(ExpressionCost { path: r.child("messageExpression"), cost });
             }
-            RuleCompilation { errors, uses_old_self: c.uses_old_self }
+            RuleCompilation { errors, uses_old_self: c.uses_old_self, costs }
         })
         .collect();
     Some(results)
@@ -101,124 +108,129 @@ fn compile_rules(schema: &JSONSchemaProps, p: &Path) -> Option<Vec<RuleCompilati
 const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
 /// The largest estimated cost of all rules of a CRD
 /// (`StaticEstimatedCRDCostLimit`).
-#[cfg(feature = "cel")]
 const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
 
-/// The estimated-cost errors that depend on the whole schema at
-/// `schema_path` (Kubernetes' `CELSchemaContext`), which the per-node hook
-/// cannot see: the rule limit of nodes below lists and maps, where a rule's
-/// cost is multiplied by how often its node can occur (the product of the
-/// ancestors' `maxItems` / `maxProperties`, or, when one of them is
-/// unbounded, what fits into one request); and the total of all rules and
-/// messages of the schema: when it exceeds its limit,
-/// `contributed to estimated rule cost total exceeding cost limit for entire
-/// OpenAPIv3 schema` at each of the (up to four) most expensive
-/// expressions that cost at least 1% of the limit, and
-/// `<schema_path>: Forbidden: x-kubernetes-validations estimated rule cost
-/// total for entire OpenAPIv3 schema exceeds budget by factor of ...`.
+/// The estimated cost of one expression at its path (a rule's cost already
+/// scaled by how often its node can occur).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpressionCost {
+    /// `<node>.x-kubernetes-validations[i].rule` or `.messageExpression`.
+    pub path: Path,
+    pub cost: u64,
+}
+
+/// The estimated cost of all rules and messages of one schema
+/// (Kubernetes' `TotalCost`): their sum, saturating at `u64::MAX`, and the
+/// (up to four) most expensive expressions that cost at least 1% of the
+/// limit of a CRD (1,000,000), in descending order.
 ///
-/// Runs after the schema walk of `validate_custom_resource_validation`
-/// when CEL checks apply there.
-#[cfg(feature = "cel")]
-pub(super) fn cost_total_errors(schema_path: &Path, schema: &JSONSchemaProps) -> ErrorList {
-    let mut costs = Costs::default();
-    costs.walk(schema, schema_path, Some(1), true);
-    let mut errors = std::mem::take(&mut costs.errors);
-    if costs.total > STATIC_ESTIMATED_CRD_COST_LIMIT {
-        for (path, _) in &costs.most_expensive {
+/// ```
+/// use crd_schema::field::Path;
+/// use crd_schema::validation::TotalCost;
+///
+/// let mut total = TotalCost::default();
+/// for (i, cost) in [5_000_000, 25_000_000, 900_000].into_iter().enumerate() {
+///     total.observe(Path::new("r").index(i), cost);
+/// }
+/// assert_eq!(total.total(), 30_900_000);
+/// let kept: Vec<u64> = total.most_expensive().iter().map(|e| e.cost).collect();
+/// assert_eq!(kept, [25_000_000, 5_000_000]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TotalCost {
+    total: u64,
+    most_expensive: Vec<ExpressionCost>,
+}
+
+impl TotalCost {
+    /// Adds the cost of the expression at `path`
+    /// (`ObserveExpressionCost`).
+    pub fn observe(&mut self, path: Path, cost: u64) {
+        self.total = self.total.saturating_add(cost);
+        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100 {
+            return;
+        }
+        self.most_expensive.push(ExpressionCost { path, cost });
+        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.cost));
+        self.most_expensive.truncate(4);
+    }
+
+    /// The sum of all costs observed.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The most expensive expressions kept, the dearest first.
+    pub fn most_expensive(&self) -> &[ExpressionCost] {
+        &self.most_expensive
+    }
+}
+
+/// How often a node can occur in one object, from its ancestors (the root
+/// first, the node's parent last), as the CEL context of the schema walk
+/// passes it down (`childContext`): the root counts 1; each child of an
+/// array is multiplied by its `maxItems`, each child of an object with
+/// `additionalProperties` (a schema, `true` or `false`) by its
+/// `maxProperties`, any other child by 1. `None` when one such array or
+/// object has no bound. Products saturate; a count of 0 stays 0.
+///
+/// ```
+/// use crd_schema::validation::max_cardinality;
+/// use crd_schema::wire::JSONSchemaProps;
+/// use serde_json::json;
+///
+/// let list = JSONSchemaProps::from_value(&json!({"type": "array", "maxItems": 3})).unwrap();
+/// let object = JSONSchemaProps::from_value(&json!({"type": "object"})).unwrap();
+/// assert_eq!(max_cardinality([&list, &object]), Some(3));
+/// let map = JSONSchemaProps::from_value(&json!({"type": "object", "additionalProperties": true})).unwrap();
+/// assert_eq!(max_cardinality([&list, &map]), None);
+/// ```
+pub fn max_cardinality<'a>(ancestors: impl IntoIterator<Item = &'a JSONSchemaProps>) -> Option<u64> {
+    ancestors.into_iter().try_fold(1, |cardinality, parent| child_cardinality(parent, Some(cardinality)))
+}
+
+/// The count of a child of `parent`, whose own count is `cardinality`.
+pub(super) fn child_cardinality(parent: &JSONSchemaProps, cardinality: Option<u64>) -> Option<u64> {
+    let cardinality = cardinality?;
+    extract_max_elements(parent).map(|factor| cardinality.saturating_mul(factor))
+}
+
+// The factor by which a schema multiplies the count of its children
+// (`extractMaxElements`): `maxProperties` of a map, `maxItems` of an
+// array (negative counts as 0), `None` when unbounded, 1 otherwise.
+fn extract_max_elements(s: &JSONSchemaProps) -> Option<u64> {
+    let bound = |v: Option<i64>| v.map(|m| u64::try_from(m).unwrap_or(0));
+    match s.type_.as_str() {
+        "object" if s.additional_properties.is_some() => bound(s.max_properties),
+        "array" => bound(s.max_items),
+        _ => Some(1),
+    }
+}
+
+/// The errors of the estimated cost total of the schema at `schema_path`:
+/// when it exceeds the limit of a CRD, `contributed to estimated rule cost
+/// total exceeding cost limit for entire OpenAPIv3 schema` at each of the
+/// most expensive expressions, and `<schema_path>: Forbidden:
+/// x-kubernetes-validations estimated rule cost total for entire OpenAPIv3
+/// schema exceeds budget by factor of ...`.
+pub(super) fn cost_total_errors(schema_path: &Path, total: &TotalCost) -> ErrorList {
+    let mut errors = ErrorList::new();
+    if total.total() > STATIC_ESTIMATED_CRD_COST_LIMIT {
+        for expensive in total.most_expensive() {
             let detail = "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema";
-            errors.push(FieldError::forbidden(path, detail));
+            errors.push(FieldError::forbidden(&expensive.path, detail));
         }
         let what = "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema";
         errors.push(FieldError::forbidden(
             schema_path,
-            cost_error_message(what, costs.total, STATIC_ESTIMATED_CRD_COST_LIMIT),
+            cost_error_message(what, total.total(), STATIC_ESTIMATED_CRD_COST_LIMIT),
         ));
     }
     errors
 }
 
-/// The cost totals of [`cost_total_errors`].
-#[cfg(feature = "cel")]
-#[derive(Default)]
-struct Costs {
-    total: u64,
-    most_expensive: Vec<(Path, u64)>,
-    errors: ErrorList,
-}
-
-#[cfg(feature = "cel")]
-impl Costs {
-    // `cardinality` is `None` when an ancestor list or map is unbounded.
-    fn walk(&mut self, s: &JSONSchemaProps, p: &Path, cardinality: Option<u64>, is_root: bool) {
-        if s.x_validations.as_ref().is_some_and(|r| !r.is_empty()) {
-            self.node(s, p, cardinality, is_root);
-        }
-        let factor = match s.type_.as_str() {
-            "object" if s.additional_properties.is_some() => s.max_properties.map(|m| u64::try_from(m).unwrap_or(0)),
-            "array" => s.max_items.map(|m| u64::try_from(m).unwrap_or(0)),
-            _ => Some(1),
-        };
-        let child = cardinality.zip(factor).map(|(c, f)| c.saturating_mul(f));
-        if let Some(crate::wire::SchemaOrBool::Schema(ap)) = &s.additional_properties {
-            self.walk(ap, &p.child("additionalProperties"), child, false);
-        }
-        for (k, property) in s.properties.iter().flatten() {
-            self.walk(property, &p.child("properties").key(k.as_str()), child, false);
-        }
-        if let Some(crate::wire::SchemaOrArray::Schema(items)) = &s.items {
-            self.walk(items, &p.child("items"), child, false);
-        }
-    }
-
-    fn node(&mut self, s: &JSONSchemaProps, p: &Path, cardinality: Option<u64>, is_root: bool) {
-        let Ok(structural) = crate::structural::new_structural(s) else { return };
-        let Some(compiled) = crate::cel::compile_node(&structural, is_root) else { return };
-        let cardinality = cardinality.unwrap_or_else(|| crate::cel::unbounded_cardinality(&structural));
-        for (i, c) in compiled.iter().enumerate() {
-            let r = p.child("x-kubernetes-validations").index(i);
-            let cost = if c.max_cost == 0 { 0 } else { c.max_cost.saturating_mul(cardinality) };
-            // The hook reports the limit of nodes that occur once per object.
-            if cost > STATIC_ESTIMATED_COST_LIMIT && !only_properties_from_root(p) {
-                let detail = cost_error_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT);
-                self.errors.push(FieldError::forbidden(&r.child("rule"), detail));
-            }
-            self.observe(r.child("rule"), cost);
-            if c.message_expression.is_some() {
-                self.observe(r.child("messageExpression"), c.message_expression_max_cost);
-            }
-        }
-    }
-
-    // Kubernetes' `TotalCost.ObserveExpressionCost`.
-    fn observe(&mut self, path: Path, cost: u64) {
-        self.total = self.total.saturating_add(cost);
-        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100 {
-            return;
-        }
-        self.most_expensive.push((path, cost));
-        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
-        self.most_expensive.truncate(4);
-    }
-}
-
-/// Whether the path below `openAPIV3Schema` consists of `properties[k]`
-/// steps only, so that the node occurs at most once per object.
-#[cfg(feature = "cel")]
-fn only_properties_from_root(p: &Path) -> bool {
-    use crate::field::PathElement;
-    let elements = p.elements();
-    let Some(root) = elements.iter().position(|e| matches!(e, PathElement::Name(n) if n == "openAPIV3Schema")) else {
-        return false;
-    };
-    let below = &elements[root + 1..];
-    below.len().is_multiple_of(2)
-        && below.chunks(2).all(|step| matches!(step, [PathElement::Name(n), PathElement::Key(_)] if n == "properties"))
-}
-
 /// Kubernetes' `getCostErrorMessage`: the factor by which `cost` exceeds
 /// `limit`, as `more than 100x`, `1.234567x` below 1.5 or `2.5x`.
-#[cfg(feature = "cel")]
 fn cost_error_message(what: &str, cost: u64, limit: u64) -> String {
     let factor = cost as f64 / limit as f64;
     let factor = if factor > 100.0 {
@@ -251,16 +263,22 @@ fn go_rule_dump(rule: &crate::wire::ValidationRule) -> String {
     )
 }
 
-/// The CEL errors of the rules of `schema` (at path `p`). `uncorrelatable`
-/// is the highest ancestor whose children cannot be correlated between an
-/// old and a new object, if any. Called only where CEL checks apply: the
-/// schema is structural and this node and everything below it produced no
-/// schema errors.
-pub(super) fn rule_errors(schema: &JSONSchemaProps, p: &Path, uncorrelatable: Option<&Path>) -> ErrorList {
-    let Some(compiled) = compile_rules(schema, p) else { return ErrorList::new() };
+/// The CEL errors of the rules of `schema` (at path `p`), and the costs of
+/// its expressions. `uncorrelatable` is the highest ancestor whose children
+/// cannot be correlated between an old and a new object, if any;
+/// `cardinality` how often the node can occur ([`max_cardinality`]).
+/// Called only where CEL checks apply: the schema is structural and this
+/// node and everything below it produced no schema errors.
+pub(super) fn rule_errors(
+    schema: &JSONSchemaProps,
+    p: &Path,
+    uncorrelatable: Option<&Path>,
+    cardinality: Option<u64>,
+) -> (ErrorList, Vec<ExpressionCost>) {
+    let Some(compiled) = compile_rules(schema, p, cardinality) else { return (ErrorList::new(), Vec::new()) };
     let mut errors: ErrorList = compiled.iter().flat_map(|c| c.errors.iter().cloned()).collect();
     errors.extend(old_self_errors(schema, p, &compiled, uncorrelatable));
-    errors
+    (errors, compiled.into_iter().flat_map(|c| c.costs).collect())
 }
 
 // A rule using `oldSelf` below an uncorrelatable ancestor is rejected,
@@ -323,7 +341,12 @@ mod tests {
         let schema =
             JSONSchemaProps::from_value(&json!({"type": "string", "x-kubernetes-validations": [{"rule": "1"}]}))
                 .unwrap();
-        assert!(rule_errors(&schema, &Path::new("s"), None).is_empty());
+        assert!(rule_errors(&schema, &Path::new("s"), None, Some(1)).0.is_empty());
+    }
+
+    #[cfg(feature = "cel")]
+    fn texts(errors: &ErrorList) -> Vec<String> {
+        errors.iter().map(ToString::to_string).collect()
     }
 
     #[cfg(feature = "cel")]
@@ -334,8 +357,7 @@ mod tests {
             {"rule": "self == oldSelf.orValue('')", "optionalOldSelf": true}, {"rule": "self.size() > 1"}]}))
         .unwrap();
         let p = Path::new("s");
-        let errors: Vec<String> =
-            rule_errors(&schema, &p, Some(&Path::new("u"))).iter().map(ToString::to_string).collect();
+        let errors = texts(&rule_errors(&schema, &p, Some(&Path::new("u")), Some(1)).0);
         assert_eq!(errors.len(), 3, "{errors:?}");
         assert!(errors[0].starts_with(
             "s.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self == true\""
@@ -358,22 +380,65 @@ mod tests {
             "x-kubernetes-validations": [{"rule": "self.all(x, self.all(y, x == y))"},
             {"rule": "true", "messageExpression": "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]"}]}))
         .unwrap();
-        let root = Path::new("spec").child("validation").child("openAPIV3Schema");
-        let at = root.child("properties").key("f");
-        let errors: Vec<String> = rule_errors(&schema, &at, None).iter().map(ToString::to_string).collect();
+        let at = Path::new("spec").child("validation").child("openAPIV3Schema").child("properties").key("f");
+        let (errors, costs) = rule_errors(&schema, &at, None, Some(1));
         assert_eq!(
-            errors,
+            texts(&errors),
             [
                 "spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
                 "spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[1].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of 1.101006x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
             ]
         );
-        // Below a list the rule's limit depends on the list's size, which
-        // this node does not know; the message expression's does not.
-        let below = root.child("properties").key("l").child("items");
-        assert_eq!(rule_errors(&schema, &below, None).len(), 1);
-        assert!(only_properties_from_root(&root) && !only_properties_from_root(&below));
+        assert_eq!(costs.len(), 3, "the rules and the message expression");
         assert_eq!(cost_error_message("c", 25, 10).split(" (").next(), Some("c exceeds budget by factor of 2.5x"));
+    }
+
+    #[cfg(feature = "cel")]
+    #[test]
+    fn rule_costs_scale_with_the_cardinality() {
+        // 2001 per evaluation: `contains` over 4 x 5000 bytes.
+        let schema = JSONSchemaProps::from_value(&json!({"type": "string", "maxLength": 5000,
+            "x-kubernetes-validations": [{"rule": "self.contains('keyword')"}]}))
+        .unwrap();
+        let p = Path::new("s");
+        let cost = |cardinality| rule_errors(&schema, &p, None, cardinality).1[0].cost;
+        assert_eq!(cost(Some(1)), 2001);
+        assert_eq!(cost(Some(0)), 0);
+        assert_eq!(cost(Some(u64::MAX)), u64::MAX);
+        // Unbounded: a request of 3 MiB over the 3 bytes of `"",`.
+        assert_eq!(cost(None), 2001 * (3 * 1024 * 1024 / 3));
+        let (errors, _) = rule_errors(&schema, &p, None, Some(5000));
+        assert_eq!(texts(&errors).len(), 1, "10,005,000 is over the limit");
+    }
+
+    #[test]
+    fn cardinality_follows_bounds_of_lists_and_maps() {
+        let schema = |v: serde_json::Value| JSONSchemaProps::from_value(&v).unwrap();
+        let list = schema(json!({"type": "array", "maxItems": i64::MAX}));
+        let small = schema(json!({"type": "array", "maxItems": 100}));
+        let object = schema(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+        let open = schema(json!({"type": "object", "additionalProperties": true, "maxProperties": 7}));
+        let negative = schema(json!({"type": "array", "maxItems": -1}));
+        assert_eq!(max_cardinality([]), Some(1));
+        assert_eq!(max_cardinality([&object, &open, &small]), Some(700));
+        assert_eq!(max_cardinality([&list, &small]), Some(u64::MAX));
+        assert_eq!(max_cardinality([&negative, &schema(json!({"type": "array"}))]), None);
+        assert_eq!(child_cardinality(&negative, Some(9)), Some(0));
+    }
+
+    #[test]
+    fn totals_keep_the_four_dearest() {
+        let mut total = TotalCost::default();
+        for (i, cost) in [16_000_000, 50_000_000, 34_000_000, 999_999, 50_000_000, 2_000_000].into_iter().enumerate() {
+            total.observe(Path::new("r").index(i), cost);
+        }
+        let kept: Vec<u64> = total.most_expensive().iter().map(|e| e.cost).collect();
+        assert_eq!(kept, [50_000_000, 50_000_000, 34_000_000, 16_000_000]);
+        assert_eq!(total.total(), 152_999_999);
+        total.observe(Path::new("x"), u64::MAX);
+        assert_eq!(total.total(), u64::MAX);
+        assert_eq!(cost_total_errors(&Path::new("s"), &total).len(), 5);
+        assert!(cost_total_errors(&Path::new("s"), &TotalCost::default()).is_empty());
     }
 
     #[cfg(feature = "cel")]
@@ -386,12 +451,17 @@ mod tests {
                 "x-kubernetes-validations": [{"rule": "self.contains('keyword')"}]}},
             "field": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 50 && self < 100"}]}}}))
         .unwrap();
-        let root = Path::new("spec").child("validation").child("openAPIV3Schema");
-        let mut errors: Vec<String> =
-            cost_total_errors(&root, &schema).iter().map(|e| format!("{} {}", e.path, e.kind.go_name())).collect();
-        errors.sort();
+        let check = |schema: JSONSchemaProps| {
+            let validation = crate::crd::CustomResourceValidation { open_api_v3_schema: Some(schema) };
+            let path = Path::new("spec").child("validation");
+            let options = super::super::ValidationOptions::for_create();
+            let errors = super::super::validate_custom_resource_validation(&path, Some(&validation), false, &options);
+            let mut errors: Vec<String> = errors.iter().map(|e| format!("{} {}", e.path, e.kind.go_name())).collect();
+            errors.sort();
+            errors
+        };
         assert_eq!(
-            errors,
+            check(schema),
             [
                 "spec.validation.openAPIV3Schema FieldValueForbidden",
                 "spec.validation.openAPIV3Schema.properties[list].items.x-kubernetes-validations[0].rule FieldValueForbidden",
@@ -402,7 +472,51 @@ mod tests {
         let cheap = JSONSchemaProps::from_value(&json!({"type": "object", "properties": {"list": {"type": "array",
             "maxItems": 10, "items": {"type": "string", "maxLength": 10, "x-kubernetes-validations": [{"rule": "self.contains('a')"}]}}}}))
         .unwrap();
-        assert!(cost_total_errors(&root, &cheap).is_empty());
+        assert!(check(cheap).is_empty());
+    }
+
+    /// Validates `schema` as the `openAPIV3Schema` of a CRD being created.
+    #[cfg(feature = "cel")]
+    fn crd_errors(schema: serde_json::Value) -> Vec<String> {
+        let schema = JSONSchemaProps::from_value(&schema).unwrap();
+        let validation = crate::crd::CustomResourceValidation { open_api_v3_schema: Some(schema) };
+        let path = Path::new("spec").child("validation");
+        let options = super::super::ValidationOptions::for_create();
+        texts(&super::super::validate_custom_resource_validation(&path, Some(&validation), false, &options))
+    }
+
+    // Rules over the keys of maps that the API server accepts: it
+    // estimates map keys as empty strings, so only the number of entries
+    // and the pattern's length count.
+    #[cfg(feature = "cel")]
+    #[test]
+    fn rules_over_map_keys_are_accepted() {
+        let annotation = r#"self.all(key, key.matches(r"""^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$"""))"#;
+        let strings = |rules: &[&str], bound: Option<u64>| {
+            let rules: Vec<serde_json::Value> = rules.iter().map(|r| json!({"rule": r})).collect();
+            let mut map = json!({"type": "object", "additionalProperties": {"type": "string"}, "x-kubernetes-validations": rules});
+            if let Some(bound) = bound {
+                map["maxProperties"] = json!(bound);
+            }
+            map
+        };
+        let schema = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "selector": strings(&[r#"self.all(key, !key.contains("*"))"#], None),
+            "labels": strings(&[r#"self.all(key, key.split("/")[0].size() < 253)"#], None),
+            "env": strings(&["self.all(k, k.matches('^[A-Z]+(_[A-Z]+)+$'))"], None),
+            "annotations": strings(&[annotation, r#"self.all(key, key.split("/")[0].size() < 253)"#], Some(64)),
+            "items": {"type": "array", "maxItems": 16, "items": {"type": "object", "properties": {
+                "annotations": strings(&[annotation], Some(256))}}}}}}});
+        assert_eq!(crd_errors(schema), Vec::<String>::new());
+        // The pattern alone costs 29 per key: over the 393,215 entries a
+        // request can hold, the API server refuses it as well.
+        let unbounded = json!({"type": "object", "properties": {"annotations": strings(&[annotation], None)}});
+        assert_eq!(
+            crd_errors(unbounded),
+            [
+                "spec.validation.openAPIV3Schema.properties[annotations].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.297610x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+            ]
+        );
     }
 
     #[cfg(feature = "cel")]
@@ -412,7 +526,7 @@ mod tests {
             "x-kubernetes-validations": [{"rule": "self.metadata.name != '' && self.kind != ''"}]}))
         .unwrap();
         let root = Path::new("spec").child("validation").child("openAPIV3Schema");
-        assert!(rule_errors(&schema, &root, None).is_empty());
-        assert_eq!(rule_errors(&schema, &root.child("properties").key("x"), None).len(), 1);
+        assert!(rule_errors(&schema, &root, None, Some(1)).0.is_empty());
+        assert_eq!(rule_errors(&schema, &root.child("properties").key("x"), None, Some(1)).0.len(), 1);
     }
 }

@@ -13,8 +13,9 @@ use crate::wire::{JSONSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringAr
 const META_FIELDS: [&str; 3] = ["metadata", "kind", "apiVersion"];
 
 /// Walks `schema` (the root, at path `p`), returning the schema errors
-/// followed by the CEL errors. `cel` says whether CEL checks apply at all
-/// (the schema passed the structural and default checks).
+/// followed by the CEL errors, the last of which are those of the estimated
+/// cost total of all rules. `cel` says whether CEL checks apply at all (the
+/// schema passed the structural and default checks).
 pub(super) fn validate(schema: &JSONSchemaProps, p: &Path, opts: &ValidationOptions, cel: bool) -> ErrorList {
     let context = Context {
         opts,
@@ -22,9 +23,15 @@ pub(super) fn validate(schema: &JSONSchemaProps, p: &Path, opts: &ValidationOpti
         disallow_defaults_reason: opts.disallow_defaults_reason.clone(),
         inside_resource_meta: false,
         uncorrelatable: None,
+        cardinality: Some(1),
     };
     let mut found = context.walk(schema, p, true, cel);
+    let mut total = cel::TotalCost::default();
+    for cost in found.costs {
+        total.observe(cost.path, cost.cost);
+    }
     found.schema.append(&mut found.cel);
+    found.schema.extend(cel::cost_total_errors(p, &total));
     found.schema
 }
 
@@ -34,12 +41,16 @@ pub(super) fn validate(schema: &JSONSchemaProps, p: &Path, opts: &ValidationOpti
 struct Found {
     schema: ErrorList,
     cel: ErrorList,
+    /// The estimated costs of the expressions whose CEL checks ran, in
+    /// walk order.
+    costs: Vec<cel::ExpressionCost>,
 }
 
 impl Found {
     fn append(&mut self, mut other: Found) {
         self.schema.append(&mut other.schema);
         self.cel.append(&mut other.cel);
+        self.costs.append(&mut other.costs);
     }
 }
 
@@ -57,6 +68,9 @@ struct Context<'o> {
     /// The highest ancestor whose children cannot be correlated between an
     /// old and a new object (`oldSelf` is forbidden below it).
     uncorrelatable: Option<Path>,
+    /// How often the node can occur in one object, `None` when an ancestor
+    /// list or map is unbounded.
+    cardinality: Option<u64>,
 }
 
 impl Context<'_> {
@@ -68,6 +82,11 @@ impl Context<'_> {
         Self { inside_resource_meta: true, ..self.clone() }
     }
 
+    // Children of a list or map occur as often as it has elements.
+    fn for_children_of(&self, schema: &JSONSchemaProps) -> Self {
+        Self { cardinality: cel::child_cardinality(schema, self.cardinality), ..self.clone() }
+    }
+
     // Only the highest uncorrelatable ancestor is kept.
     fn with_uncorrelatable(&self, p: &Path) -> Self {
         Self { uncorrelatable: Some(self.uncorrelatable.clone().unwrap_or_else(|| p.clone())), ..self.clone() }
@@ -77,7 +96,7 @@ impl Context<'_> {
     /// apply at this node (they do not inside junctors, `definitions` and
     /// `dependencies`).
     fn walk(&self, schema: &JSONSchemaProps, p: &Path, is_root: bool, cel: bool) -> Found {
-        let mut found = Found { schema: self.keyword_errors(schema, p), cel: ErrorList::new() };
+        let mut found = Found { schema: self.keyword_errors(schema, p), ..Found::default() };
         found.schema.extend(unique_items(schema, p));
         found.schema.extend(additional_properties_with_properties(schema, p));
         found.append(self.children(schema, p, is_root, cel));
@@ -88,7 +107,9 @@ impl Context<'_> {
             // CEL errors of a node whose subtree has schema errors would not
             // be actionable, so they are skipped.
             if found.schema.is_empty() && cel {
-                found.cel.extend(cel::rule_errors(schema, p, self.uncorrelatable.as_ref()));
+                let (errors, costs) = cel::rule_errors(schema, p, self.uncorrelatable.as_ref(), self.cardinality);
+                found.cel.extend(errors);
+                found.costs.extend(costs);
             }
         }
         found
@@ -96,10 +117,11 @@ impl Context<'_> {
 
     /// The recursion, in Kubernetes' order.
     fn children(&self, schema: &JSONSchemaProps, p: &Path, is_root: bool, cel: bool) -> Found {
-        let mut found = self.additional_properties(schema, p, cel);
-        found.append(self.properties(schema, p, is_root, cel));
+        let child = self.for_children_of(schema);
+        let mut found = child.additional_properties(schema, p, cel);
+        found.append(child.properties(schema, p, is_root, cel));
         found.append(self.junctors(schema, p));
-        found.append(self.items(schema, p, cel));
+        found.append(child.items(schema, p, cel));
         for (k, dependency) in schema.dependencies.iter().flatten() {
             if let SchemaOrStringArray::Schema(d) = dependency {
                 found.append(self.walk(d, &p.child("dependencies").key(k.as_str()), false, false));
@@ -354,6 +376,7 @@ mod tests {
             disallow_defaults_reason: String::new(),
             inside_resource_meta: false,
             uncorrelatable: None,
+            cardinality: Some(1),
         };
         let a = context.with_uncorrelatable(&Path::new("a"));
         let b = a.with_uncorrelatable(&Path::new("a").child("items"));
