@@ -139,8 +139,8 @@ fn main() {
                 let spec = &crd.spec;
                 for (i, version) in spec.versions.iter().enumerate() {
                     let Some(schema) = spec.version_schema(i) else { continue };
-                    let structural =
-                        crd_schema::resource::serving_schema(schema, &crd.name).unwrap_or_else(|e| panic!("{e}"));
+                    let structural = crd_schema::resource::serving_schema(schema, &crd.metadata.name)
+                        .unwrap_or_else(|e| panic!("{e}"));
                     let mut plain = Plain::default();
                     plain.object("Root", &structural, true);
                     let v = crd_codegen::naming::snake(&version.name);

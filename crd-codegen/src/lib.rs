@@ -179,7 +179,7 @@ impl Builder {
             k8s_openapi: self.k8s_openapi_path.clone().unwrap_or_else(|| "::k8s_openapi".to_owned()),
         };
         let text = emit::file(&spaces, &sources, &emit_options)?;
-        let first = crds.first().map(|c| c.name.clone()).unwrap_or_default();
+        let first = crds.first().map(|c| c.metadata.name.clone()).unwrap_or_default();
         Ok((text, first))
     }
 

@@ -149,7 +149,7 @@ fn every_field_of_every_corpus_crd_renders() {
         for version in spec.versions.iter().filter(|v| v.served) {
             let v = version.name.as_str();
             let document = openapi::document(std::slice::from_ref(spec), v, Format::V3)
-                .unwrap_or_else(|e| panic!("{} {v}: {e}", crd.name));
+                .unwrap_or_else(|e| panic!("{} {v}: {e}", crd.metadata.name));
             let gvk = (spec.group.as_str(), v, spec.names.kind.as_str());
             let root = kind_schema(&document, &json!({"group": gvk.0, "version": v, "kind": gvk.2}));
             let mut paths = Vec::new();
@@ -160,38 +160,39 @@ fn every_field_of_every_corpus_crd_renders() {
             assert!(
                 bare || paths.iter().any(|p| p.len() == 2 && p[0] == "metadata"),
                 "{} {v}: no ObjectMeta fields",
-                crd.name
+                crd.metadata.name
             );
             for path in &paths {
                 let text = explain::render(&document, gvk, path, false)
-                    .unwrap_or_else(|e| panic!("{} {v} {}: {e}", crd.name, path.join(".")));
+                    .unwrap_or_else(|e| panic!("{} {v} {}: {e}", crd.metadata.name, path.join(".")));
                 let name = path.last().unwrap();
                 let line = text.lines().find(|l| l.starts_with("FIELD: ")).unwrap_or_default();
                 let kind = line.strip_prefix(&format!("FIELD: {name} <")).and_then(|t| t.strip_suffix('>'));
                 assert!(
                     kind.is_some_and(plausible_type),
                     "{} {v} {}: bad FIELD line {line:?}",
-                    crd.name,
+                    crd.metadata.name,
                     path.join(".")
                 );
-                assert!(text.contains("\nDESCRIPTION:\n"), "{} {v} {}", crd.name, path.join("."));
+                assert!(text.contains("\nDESCRIPTION:\n"), "{} {v} {}", crd.metadata.name, path.join("."));
             }
-            let tree = explain::render(&document, gvk, &[], true).unwrap_or_else(|e| panic!("{} {v}: {e}", crd.name));
+            let tree =
+                explain::render(&document, gvk, &[], true).unwrap_or_else(|e| panic!("{} {v}: {e}", crd.metadata.name));
             if bare {
-                assert!(tree.ends_with("\nDESCRIPTION:\n    <empty>\n\n"), "{} {v}:\n{tree}", crd.name);
+                assert!(tree.ends_with("\nDESCRIPTION:\n    <empty>\n\n"), "{} {v}:\n{tree}", crd.metadata.name);
                 bare_versions += 1;
                 continue;
             }
             assert!(
                 tree.contains("\nFIELDS:\n") && tree.contains("\n  apiVersion\t<string>\n"),
                 "{} {v}:\n{tree}",
-                crd.name
+                crd.metadata.name
             );
             assert!(
                 ["", " -required-"].iter().any(|r| tree
                     .contains(&format!("\n  metadata\t<ObjectMeta>{r}\n    annotations\t<map[string]string>\n"))),
                 "{} {v}",
-                crd.name
+                crd.metadata.name
             );
             versions += 1;
             rendered += paths.len();

@@ -133,7 +133,7 @@ fn corpus_documents_are_valid_openapi() {
     let mut groups: BTreeMap<String, Vec<CrdSpec>> = BTreeMap::new();
     for (file, c) in &crds {
         for v in c.spec.versions.iter().filter(|v| v.served) {
-            check(&format!("{file} ({})", c.name), std::slice::from_ref(&c.spec), &v.name, "per CRD");
+            check(&format!("{file} ({})", c.metadata.name), std::slice::from_ref(&c.spec), &v.name, "per CRD");
         }
         groups.entry(c.spec.group.clone()).or_default().push(c.spec.clone());
     }

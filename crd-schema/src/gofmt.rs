@@ -69,10 +69,10 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// An approximation of Go's `strconv.IsPrint`: letters, marks, numbers,
-/// punctuation, symbols and the ASCII space; not other spaces, controls or
-/// format characters.
-fn is_go_printable(c: char) -> bool {
+/// An approximation of Go's `strconv.IsPrint` (and `unicode.IsPrint`):
+/// letters, marks, numbers, punctuation, symbols and the ASCII space; not
+/// other spaces, controls or format characters.
+pub fn is_go_printable(c: char) -> bool {
     if c == ' ' {
         return true;
     }

@@ -555,10 +555,34 @@ impl ValidationRule {
     }
 }
 
+/// Go's JSON form of `[]byte` (`base64.StdEncoding`): standard base64 with
+/// padding, where line breaks are skipped and unused trailing bits are
+/// accepted. `None` when `text` is not that.
+pub fn decode_bytes(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const GO_STD: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+    );
+    let compact: String = text.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+    GO_STD.decode(compact).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn bytes_as_go_reads_them() {
+        assert_eq!(decode_bytes("Q2c9PQ=="), Some(b"Cg==".to_vec()));
+        assert_eq!(decode_bytes("Q2c9\nPQ=="), Some(b"Cg==".to_vec()));
+        assert_eq!(decode_bytes("Q2c"), None);
+        assert_eq!(decode_bytes("Q2c=!"), None);
+    }
 
     #[test]
     fn decodes_every_shape() {

@@ -44,7 +44,7 @@ pub fn check(bytes: &[u8]) -> String {
         }
     };
     for (doc, crd) in &loaded.crds {
-        render(check::check_crd(file, doc, crd), std::slice::from_ref(&crd.name));
+        render(check::check_crd(file, doc, crd), std::slice::from_ref(&crd.metadata.name));
     }
     if !loaded.skipped.is_empty() {
         let limits = Limits::default();

@@ -26,14 +26,14 @@ fn random_objects_of_every_corpus_version_decode_idempotently() {
                 for seed in 0..8 {
                     let object = generate(schema.as_ref(), &api_version, &spec.names.kind, &mut Rng::new(seed));
                     let once = pipeline::decode(object, schema.as_ref(), &options)
-                        .unwrap_or_else(|e| panic!("{} {}: {e}", crd.name, version.name));
+                        .unwrap_or_else(|e| panic!("{} {}: {e}", crd.metadata.name, version.name));
                     let twice =
                         pipeline::decode(once.object.clone(), schema.as_ref(), &options).expect("decodes again");
-                    assert_eq!(once.object, twice.object, "{} {} seed {seed}", crd.name, version.name);
+                    assert_eq!(once.object, twice.object, "{} {} seed {seed}", crd.metadata.name, version.name);
                     assert!(
                         twice.unknown_fields.is_empty(),
                         "{} {}: {:?}",
-                        crd.name,
+                        crd.metadata.name,
                         version.name,
                         twice.unknown_fields
                     );

@@ -120,7 +120,9 @@ fn assert_valid_crd(crd: &CrdManifest) {
         "{:?}",
         parsed.decode_issues.iter().map(|i| i.message("")).collect::<Vec<_>>()
     );
-    let errors = validate_crd_create(&parsed.spec);
+    let mut created = parsed.clone();
+    created.prepare_for_create();
+    let errors = validate_crd_create(&created);
     assert!(errors.is_empty(), "{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
 }
 

@@ -214,8 +214,10 @@ fn derived_schemas_match_snapshots() {
 
 #[test]
 fn derived_crds_pass_crd_check() {
+    // `WidgetV1beta1` alone is not a CRD the server takes: its only version
+    // is not the storage version. It stands beside `Widget`.
     let merged: CrdManifest = crd_schema::merge_crds!(Widget, WidgetV1beta1);
-    for crd in [Widget::crd_manifest(), WidgetV1beta1::crd_manifest(), merged] {
+    for crd in [Widget::crd_manifest(), merged] {
         if let Err(report) = crd_tests::check_derived(&crd) {
             panic!("{}: {report}", crd.metadata.name);
         }

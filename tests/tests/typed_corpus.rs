@@ -59,7 +59,7 @@ fn served_versions(crd: &CustomResourceDefinition) -> Vec<Served> {
                 s
             });
             Served {
-                crd: crd.name.clone(),
+                crd: crd.metadata.name.clone(),
                 api_version: format!("{}/{}", spec.group, spec.versions[i].name),
                 kind: spec.names.kind.clone(),
                 schema,
@@ -122,7 +122,7 @@ fn every_corpus_sample_decodes_to_what_the_api_server_stores() {
         let dir = std::fs::read_dir(corpus.join("samples"))
             .expect("samples")
             .flatten()
-            .map(|e| e.path().join(&crd.name))
+            .map(|e| e.path().join(&crd.metadata.name))
             .find(|p| p.is_dir());
         let Some(dir) = dir else { continue };
         for loaded in crd::load(&dir) {

@@ -1,10 +1,12 @@
 //! `crd check`: what the API server would say about CRDs, without a cluster.
 //!
 //! For each CRD: decoding problems (wrong types, unknown fields, as strict
-//! field validation reports them), then the schema-related errors of a
-//! create (v1) — for v1beta1, which no current server serves, the rules that
-//! applied to it (those of an update from itself) — as errors; the
-//! NonStructuralSchema condition and whether pruning is off as warnings.
+//! field validation reports them), then everything the API server's CRD
+//! validation says about a create (v1) — for v1beta1, which no current
+//! server serves, the rules that applied to it (those of an update from
+//! itself) — as errors; the NonStructuralSchema condition and whether
+//! pruning is off as warnings. A bare schema (`--schema`) gets the schema
+//! checks only.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -72,19 +74,34 @@ pub fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> 
         .iter()
         .map(|issue| Finding { text: issue.message(""), at: doc.spans.nearest(&issue.path) })
         .collect();
-    let schema_errors = if v1 {
-        validation::validate_crd_create(&crd.spec)
-    } else {
-        validation::validate_crd_update(&crd.spec, &crd.spec)
-    };
-    errors.extend(field_findings(schema_errors, doc, v1));
+    errors.extend(field_findings(validate(crd), doc, v1));
     Report {
         file: file.to_owned(),
-        name: crd.name.clone(),
+        name: crd.metadata.name.clone(),
         api_version: crd.api_version.clone(),
         errors,
         warnings: warnings(doc, crd),
     }
+}
+
+/// What the API server says about `crd`: for v1 a create, for v1beta1 an
+/// update from itself (the rules that applied when it was served). The
+/// server's own preparation comes first: a create clears the status and
+/// records the storage version; an update keeps the stored status, and the
+/// stored object has a `resourceVersion` that an unconditional update
+/// takes.
+fn validate(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+    let mut new = crd.clone();
+    if crd.api_version == V1 {
+        new.prepare_for_create();
+        return validation::validate_crd_create(&new);
+    }
+    let mut stored = crd.clone();
+    if stored.metadata.resource_version.is_empty() {
+        "1".clone_into(&mut stored.metadata.resource_version);
+    }
+    new.prepare_for_update(&stored);
+    validation::validate_crd_update(&new, &stored)
 }
 
 /// The NonStructuralSchema condition, pruning, and the v1beta1 note.
@@ -137,7 +154,7 @@ pub fn check_schema(file: &str, doc: &Document) -> Report {
         ..Default::default()
     };
     let prefix = crd_schema::field::Path::new("spec").child("validation");
-    for e in validation::validate_crd_create(&spec) {
+    for e in validation::validate_crd_schemas_create(&spec) {
         let e = FieldError { path: e.path.strip_prefix(&prefix).unwrap_or_else(|| e.path.clone()), ..e };
         let mut steps = diag::document_steps(&e.path, false);
         if steps.first() == Some(&Step::Key("openAPIV3Schema".into())) {

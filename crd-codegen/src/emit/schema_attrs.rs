@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::Ctx;
 use crate::typespace::{CrdAttrs, Field, Resource, StructDef};
+use crd_schema::crd::PrinterColumn;
 
 /// `#[schema(...)]` for a field, empty when there is nothing to state.
 pub(super) fn field_attr(f: &Field) -> TokenStream {
@@ -87,34 +88,15 @@ pub(super) fn crd_attr(resource: &Resource, crd: &CrdAttrs) -> TokenStream {
         args.push(quote!(status));
     }
     if let Some(scale) = &crd.scale {
-        args.push(nested(
-            "scale",
-            scale,
-            &[
-                ("specReplicasPath", "spec_replicas_path"),
-                ("statusReplicasPath", "status_replicas_path"),
-                ("labelSelectorPath", "label_selector_path"),
-            ],
-        ));
+        let (spec, status) = (&scale.spec_replicas_path, &scale.status_replicas_path);
+        let label = scale.label_selector_path.iter();
+        args.push(quote!(scale(spec_replicas_path = #spec, status_replicas_path = #status #(, label_selector_path = #label)*)));
     }
     for column in &crd.printer_columns {
-        args.push(nested(
-            "printer_column",
-            column,
-            &[
-                ("name", "name"),
-                ("type", "type_"),
-                ("jsonPath", "json_path"),
-                ("description", "description"),
-                ("format", "format"),
-                ("priority", "priority"),
-            ],
-        ));
+        args.push(printer_column(column));
     }
-    for field in &crd.selectable_fields {
-        if let Some(path) = field.get("jsonPath").and_then(Value::as_str) {
-            args.push(quote!(selectable_field = #path));
-        }
+    for path in &crd.selectable_fields {
+        args.push(quote!(selectable_field = #path));
     }
     let (served, storage) = (crd.served, crd.storage);
     args.push(quote!(served = #served));
@@ -140,6 +122,24 @@ fn nested(name: &str, value: &Value, keys: &[(&str, &str)]) -> TokenStream {
         })
     });
     quote!(#name(#(#args),*))
+}
+
+/// `printer_column(...)`: the name, type and path, then the description,
+/// format and priority when set.
+fn printer_column(column: &PrinterColumn) -> TokenStream {
+    let (name, type_, path) = (&column.name, &column.type_, &column.json_path);
+    let mut args = vec![quote!(name = #name), quote!(type_ = #type_), quote!(json_path = #path)];
+    for (key, value) in [("description", &column.description), ("format", &column.format)] {
+        if !value.is_empty() {
+            let key = ident(key);
+            args.push(quote!(#key = #value));
+        }
+    }
+    if column.priority != 0 {
+        let priority = number(&column.priority.into());
+        args.push(quote!(priority = #priority));
+    }
+    quote!(printer_column(#(#args),*))
 }
 
 fn ident(name: &str) -> proc_macro2::Ident {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::naming::{self, Case, Names};
-use crd_schema::crd::CustomResourceDefinition;
+use crd_schema::crd::{CustomResourceDefinition, PrinterColumn, Scale};
 use crd_schema::field::Path;
 use crd_schema::structural::{Structural, ValidationOptions, new_structural, validate_structural};
 
@@ -192,12 +192,12 @@ pub struct CrdAttrs {
     pub deprecation_warning: Option<String>,
     /// `subresources.status` is set.
     pub status: bool,
-    /// `subresources.scale`, as written.
-    pub scale: Option<Value>,
-    /// `additionalPrinterColumns`, as written.
-    pub printer_columns: Vec<Value>,
-    /// `selectableFields`, as written.
-    pub selectable_fields: Vec<Value>,
+    /// `subresources.scale`.
+    pub scale: Option<Scale>,
+    /// `additionalPrinterColumns`.
+    pub printer_columns: Vec<PrinterColumn>,
+    /// The `jsonPath` of each `selectableFields` entry.
+    pub selectable_fields: Vec<String>,
 }
 
 /// The value an enum's `Default` gives.
@@ -300,7 +300,7 @@ impl CrdSpace {
             let module = modules.claim(&naming::snake(&version.name));
             versions.push(VersionSpace { module, version: version.name.clone(), space });
         }
-        Ok(Self { name: crd.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
+        Ok(Self { name: crd.metadata.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
     }
 }
 
@@ -308,7 +308,7 @@ impl CrdSpace {
 fn version_schema(crd: &CustomResourceDefinition, i: usize) -> Result<Option<Structural>> {
     let version = crd.spec.versions.get(i).map(|v| v.name.clone()).unwrap_or_default();
     let not_structural =
-        |reason: String| Error::NotStructural { crd: crd.name.clone(), version: version.clone(), reason };
+        |reason: String| Error::NotStructural { crd: crd.metadata.name.clone(), version: version.clone(), reason };
     let Some(props) = crd.spec.version_schema(i) else { return Ok(None) };
     let schema = new_structural(props).map_err(not_structural)?;
     let path = if crd.spec.versions.get(i).is_some_and(|v| v.schema.is_some()) {
@@ -328,8 +328,7 @@ fn version_schema(crd: &CustomResourceDefinition, i: usize) -> Result<Option<Str
 fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
     let names = &crd.spec.names;
     let Some(version) = crd.spec.versions.get(i) else { return CrdAttrs::default() };
-    let subresources = version.subresources.as_ref().or(crd.spec.subresources.as_ref());
-    let list = |v: &Option<Value>| v.as_ref().and_then(Value::as_array).cloned().unwrap_or_default();
+    let subresources = crd.spec.version_subresources(i);
     CrdAttrs {
         singular: names.singular.clone(),
         short_names: names.short_names.clone(),
@@ -340,8 +339,8 @@ fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
         deprecation_warning: version.deprecation_warning.clone(),
         status: subresources.is_some_and(|s| s.status),
         scale: subresources.and_then(|s| s.scale.clone()),
-        printer_columns: list(&version.additional_printer_columns),
-        selectable_fields: list(&version.selectable_fields),
+        printer_columns: crd.spec.version_printer_columns(i).to_vec(),
+        selectable_fields: crd.spec.version_selectable_fields(i).iter().map(|f| f.json_path.clone()).collect(),
     }
 }
 

@@ -19,6 +19,19 @@ pub mod v1alpha1 {
         list_kind = "WorkflowList",
         short_names = ["wf"],
         scope = "Namespaced",
+        printer_column(
+            name = "Status",
+            type_ = "string",
+            json_path = ".status.phase",
+            description = "Status of the workflow"
+        ),
+        printer_column(
+            name = "Age",
+            type_ = "date",
+            json_path = ".status.startedAt",
+            description = "When the workflow was started",
+            format = "date-time"
+        ),
         served = true,
         storage = true
     )]

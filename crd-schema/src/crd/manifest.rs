@@ -1,283 +1,129 @@
-//! Decoding CRD manifests (v1, v1beta1) and the internal layout, with the
-//! API server's defaulting and v1 → internal hoisting.
+//! CRD objects (v1, v1beta1) and specs in the internal layout: reading
+//! them ([`super::read`]), the v1 → internal conversion (fields equal in
+//! every version move to the top level) and the API server's defaulting.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{CrdSpec, CrdVersion, CustomResourceDefinition, CustomResourceValidation, Names, Subresources};
-use crate::wire::{DecodeIssue, DecodeIssueKind, Decoder};
+use super::read::{Layout, Reader};
+use super::{Conversion, CrdSpec, CrdStatus, CrdVersion, CustomResourceDefinition};
+use crate::objectmeta::names::go_to_lower;
+use crate::wire::DecodeIssue;
 use crate::yaml::Step;
 
-/// Which layout a spec is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layout {
-    V1,
-    V1beta1,
-    Internal,
-}
-
-/// Walks a manifest, collecting issues with absolute paths.
-struct Reader {
-    issues: Vec<DecodeIssue>,
-}
-
-impl Reader {
-    fn issue(&mut self, path: &[Step], kind: DecodeIssueKind) {
-        self.issues.push(DecodeIssue { path: path.to_vec(), kind });
-    }
-
-    fn object<'a>(&mut self, v: &'a Value, path: &[Step]) -> Option<&'a Map<String, Value>> {
-        match v {
-            Value::Object(m) => Some(m),
-            Value::Null => None,
-            _ => {
-                self.issue(path, DecodeIssueKind::WrongType("an object".into()));
-                None
-            }
-        }
-    }
-
-    /// Reports keys of `m` not in `known`.
-    fn known(&mut self, m: &Map<String, Value>, path: &[Step], known: &[&str]) {
-        for key in m.keys() {
-            if !known.contains(&key.as_str()) {
-                self.issue(&with(path, Step::Key(key.clone())), DecodeIssueKind::UnknownField);
-            }
-        }
-    }
-
-    fn scalar<T>(
-        &mut self,
-        m: &Map<String, Value>,
-        key: &str,
-        path: &[Step],
-        f: impl FnOnce(&mut Decoder, &Value) -> T,
-    ) -> T {
-        let mut d = Decoder::default();
-        let out = f(&mut d, m.get(key).unwrap_or(&Value::Null));
-        self.absorb(d, &with(path, Step::Key(key.to_owned())));
-        out
-    }
-
-    fn string(&mut self, m: &Map<String, Value>, key: &str, path: &[Step]) -> String {
-        self.scalar(m, key, path, |d, v| d.string(v))
-    }
-
-    fn bool(&mut self, m: &Map<String, Value>, key: &str, path: &[Step]) -> bool {
-        self.scalar(m, key, path, |d, v| d.bool(v))
-    }
-
-    fn strings(&mut self, m: &Map<String, Value>, key: &str, path: &[Step]) -> Vec<String> {
-        let path = with(path, Step::Key(key.to_owned()));
-        match m.get(key) {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    let mut d = Decoder::default();
-                    let s = d.string(x);
-                    self.absorb(d, &with(&path, Step::Index(i)));
-                    s
-                })
-                .collect(),
-            Some(_) => {
-                self.issue(&path, DecodeIssueKind::WrongType("a list".into()));
-                Vec::new()
-            }
-        }
-    }
-
-    fn absorb(&mut self, d: Decoder, prefix: &[Step]) {
-        for mut issue in d.issues {
-            let mut path = prefix.to_vec();
-            path.append(&mut issue.path);
-            issue.path = path;
-            self.issues.push(issue);
-        }
-    }
-
-    fn validation(&mut self, v: &Value, path: &[Step]) -> Option<CustomResourceValidation> {
-        let m = self.object(v, path)?;
-        self.known(m, path, &["openAPIV3Schema"]);
-        let schema = m.get("openAPIV3Schema").filter(|s| !s.is_null()).map(|s| {
-            let mut d = Decoder::default();
-            let schema = d.schema(s);
-            self.absorb(d, &with(path, Step::Key("openAPIV3Schema".into())));
-            schema
-        });
-        Some(CustomResourceValidation { open_api_v3_schema: schema })
-    }
-
-    fn subresources(&mut self, v: &Value, path: &[Step]) -> Option<Subresources> {
-        let m = self.object(v, path)?;
-        self.known(m, path, &["status", "scale"]);
-        Some(Subresources {
-            status: m.get("status").is_some_and(|s| !s.is_null()),
-            scale: m.get("scale").filter(|s| !s.is_null()).cloned(),
-        })
-    }
-
-    fn names(&mut self, v: Option<&Value>, path: &[Step]) -> Names {
-        let Some(m) = v.and_then(|v| self.object(v, path)) else { return Names::default() };
-        self.known(m, path, &["plural", "singular", "kind", "listKind", "shortNames", "categories"]);
-        Names {
-            plural: self.string(m, "plural", path),
-            singular: self.string(m, "singular", path),
-            kind: self.string(m, "kind", path),
-            list_kind: self.string(m, "listKind", path),
-            short_names: self.strings(m, "shortNames", path),
-            categories: self.strings(m, "categories", path),
-        }
-    }
-
-    fn version(&mut self, v: &Value, path: &[Step]) -> CrdVersion {
-        let Some(m) = self.object(v, path) else { return CrdVersion::default() };
-        self.known(
-            m,
-            path,
-            &[
-                "name",
-                "served",
-                "storage",
-                "deprecated",
-                "deprecationWarning",
-                "schema",
-                "subresources",
-                "additionalPrinterColumns",
-                "selectableFields",
-            ],
-        );
-        let key = |k: &str| with(path, Step::Key(k.to_owned()));
-        CrdVersion {
-            name: self.string(m, "name", path),
-            served: self.bool(m, "served", path),
-            storage: self.bool(m, "storage", path),
-            deprecated: self.bool(m, "deprecated", path),
-            deprecation_warning: match m.get("deprecationWarning") {
-                None | Some(Value::Null) => None,
-                Some(_) => Some(self.string(m, "deprecationWarning", path)),
-            },
-            schema: m.get("schema").and_then(|s| self.validation(s, &key("schema"))),
-            subresources: m.get("subresources").and_then(|s| self.subresources(s, &key("subresources"))),
-            selectable_fields: m.get("selectableFields").filter(|s| !s.is_null()).cloned(),
-            additional_printer_columns: m.get("additionalPrinterColumns").filter(|s| !s.is_null()).cloned(),
-        }
-    }
-
-    fn spec(&mut self, v: &Value, path: &[Step], layout: Layout) -> CrdSpec {
-        let Some(m) = self.object(v, path) else { return CrdSpec::default() };
-        let mut known = vec!["group", "names", "scope", "versions", "conversion", "preserveUnknownFields"];
-        if layout != Layout::V1 {
-            known.extend(["version", "validation", "subresources", "additionalPrinterColumns", "selectableFields"]);
-        }
-        self.known(m, path, &known);
-        let key = |k: &str| with(path, Step::Key(k.to_owned()));
-        let versions = match m.get("versions") {
-            Some(Value::Array(items)) => {
-                let vpath = key("versions");
-                items.iter().enumerate().map(|(i, x)| self.version(x, &with(&vpath, Step::Index(i)))).collect()
-            }
-            None | Some(Value::Null) => Vec::new(),
-            Some(_) => {
-                self.issue(&key("versions"), DecodeIssueKind::WrongType("a list".into()));
-                Vec::new()
-            }
-        };
-        let preserve = match m.get("preserveUnknownFields") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(self.bool(m, "preserveUnknownFields", path)),
-        };
-        let mut spec = CrdSpec {
-            group: self.string(m, "group", path),
-            names: self.names(m.get("names"), &key("names")),
-            scope: self.string(m, "scope", path),
-            validation: None,
-            subresources: None,
-            versions,
-            preserve_unknown_fields: preserve,
-        };
-        if layout != Layout::V1 {
-            spec.validation = m.get("validation").and_then(|s| self.validation(s, &key("validation")));
-            spec.subresources = m.get("subresources").and_then(|s| self.subresources(s, &key("subresources")));
-            let version = self.string(m, "version", path);
-            if layout == Layout::V1beta1 && spec.versions.is_empty() && !version.is_empty() {
-                spec.versions.push(CrdVersion { name: version, served: true, storage: true, ..CrdVersion::default() });
-            }
-        }
-        spec
-    }
-}
-
-fn with(path: &[Step], step: Step) -> Vec<Step> {
-    let mut out = path.to_vec();
-    out.push(step);
-    out
-}
-
-/// Applies the API server's defaulting for the served API version.
-fn default_spec(spec: &mut CrdSpec, layout: Layout) {
-    // v1's `preserveUnknownFields` is a plain bool: absent means false.
-    if layout == Layout::V1 && spec.preserve_unknown_fields.is_none() {
-        spec.preserve_unknown_fields = Some(false);
-    }
+/// The defaulting of v1 and v1beta1 (`SetDefaults_CustomResourceDefinition`),
+/// applied after conversion; the webhook service port is defaulted while
+/// reading (see [`Reader`]).
+fn apply_defaults(spec: &mut CrdSpec, status: &mut CrdStatus, layout: Layout) {
     if layout == Layout::V1beta1 {
+        // v1beta1: `version` and `versions` fill each other in.
+        if spec.version.is_empty()
+            && let Some(first) = spec.versions.first()
+        {
+            spec.version.clone_from(&first.name);
+        }
+        if spec.versions.is_empty() && !spec.version.is_empty() {
+            let only = CrdVersion { name: spec.version.clone(), served: true, storage: true, ..CrdVersion::default() };
+            spec.versions.push(only);
+        }
+        if spec.scope.is_empty() {
+            "Namespaced".clone_into(&mut spec.scope);
+        }
         if spec.preserve_unknown_fields.is_none() {
             spec.preserve_unknown_fields = Some(true);
         }
-        if spec.scope.is_empty() {
-            spec.scope = "Namespaced".to_owned();
-        }
     }
     if spec.names.singular.is_empty() {
-        spec.names.singular = spec.names.kind.to_lowercase();
+        spec.names.singular = go_to_lower(&spec.names.kind);
     }
     if spec.names.list_kind.is_empty() && !spec.names.kind.is_empty() {
         spec.names.list_kind = format!("{}List", spec.names.kind);
     }
+    let conversion =
+        spec.conversion.get_or_insert_with(|| Conversion { strategy: "None".to_owned(), ..Conversion::default() });
+    if layout == Layout::V1beta1 && conversion.strategy == "Webhook" && conversion.conversion_review_versions.is_empty()
+    {
+        conversion.conversion_review_versions = vec!["v1beta1".to_owned()];
+    }
+    if status.stored_versions.as_ref().is_none_or(Vec::is_empty)
+        && let Some(storage) = spec.versions.iter().find(|v| v.storage)
+    {
+        status.stored_versions = Some(vec![storage.name.clone()]);
+    }
 }
 
-/// Moves per-version schemas and subresources to the top level when every
-/// version carries an identical one, as the v1 → internal conversion does.
-fn hoist(spec: &mut CrdSpec) {
-    let first = spec.versions.first().and_then(|v| v.schema.clone());
-    if first.is_some() && spec.versions.iter().all(|v| v.schema == first) {
-        spec.validation = first;
-        spec.versions.iter_mut().for_each(|v| v.schema = None);
+/// The v1 → internal conversion: `version` is the first version's name,
+/// an absent `preserveUnknownFields` is `false` (a plain bool in v1), and
+/// each per-version field whose value is the same in every version moves
+/// to the top level.
+fn convert_v1(spec: &mut CrdSpec) {
+    let Some(first) = spec.versions.first() else {
+        spec.preserve_unknown_fields.get_or_insert(false);
+        return;
+    };
+    spec.version.clone_from(&first.name);
+    spec.preserve_unknown_fields.get_or_insert(false);
+    spec.validation = take_if_identical(&mut spec.versions, |v| &mut v.schema);
+    spec.subresources = take_if_identical(&mut spec.versions, |v| &mut v.subresources);
+    spec.additional_printer_columns = take_if_identical(&mut spec.versions, |v| &mut v.additional_printer_columns);
+    spec.selectable_fields = take_if_identical(&mut spec.versions, |v| &mut v.selectable_fields);
+}
+
+/// Takes `field` out of every version when all versions hold equal values
+/// (an absent list is an empty one), returning that value; otherwise leaves
+/// the versions alone and returns the default.
+fn take_if_identical<T: Clone + Default + PartialEq>(
+    versions: &mut [CrdVersion],
+    field: impl Fn(&mut CrdVersion) -> &mut T,
+) -> T {
+    let Some(first) = versions.first_mut().map(|v| field(v).clone()) else { return T::default() };
+    if versions.iter_mut().any(|v| *field(v) != first) {
+        return T::default();
     }
-    let first = spec.versions.first().and_then(|v| v.subresources.clone());
-    if first.is_some() && spec.versions.iter().all(|v| v.subresources == first) {
-        spec.subresources = first;
-        spec.versions.iter_mut().for_each(|v| v.subresources = None);
-    }
+    versions.iter_mut().for_each(|v| *field(v) = T::default());
+    first
 }
 
 pub(super) fn internal_spec(v: &Value) -> (CrdSpec, Vec<DecodeIssue>) {
-    let mut reader = Reader { issues: Vec::new() };
+    let mut reader = Reader::new(false);
     let spec = reader.spec(v, &[], Layout::Internal);
     (spec, reader.issues)
 }
 
-pub(super) fn from_manifest(doc: &Value) -> Option<CustomResourceDefinition> {
-    let m = doc.as_object()?;
-    if m.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") {
+/// The layout of a CRD object, `None` when it is not one.
+fn layout_of(doc: &Value) -> Option<Layout> {
+    if doc.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") {
         return None;
     }
-    let api_version = m.get("apiVersion").and_then(Value::as_str)?.to_owned();
-    let layout = match api_version.as_str() {
-        "apiextensions.k8s.io/v1" => Layout::V1,
-        "apiextensions.k8s.io/v1beta1" => Layout::V1beta1,
-        _ => return None,
-    };
-    let mut reader = Reader { issues: Vec::new() };
-    reader.known(m, &[], &["apiVersion", "kind", "metadata", "spec", "status"]);
-    let name = m.get("metadata").and_then(|x| x.get("name")).and_then(Value::as_str).unwrap_or_default().to_owned();
-    let spec_value = m.get("spec").unwrap_or(&Value::Null);
-    let mut spec = reader.spec(spec_value, &[Step::Key("spec".into())], layout);
-    default_spec(&mut spec, layout);
-    if layout == Layout::V1 {
-        hoist(&mut spec);
+    match doc.get("apiVersion").and_then(Value::as_str)? {
+        "apiextensions.k8s.io/v1" => Some(Layout::V1),
+        "apiextensions.k8s.io/v1beta1" => Some(Layout::V1beta1),
+        _ => None,
     }
-    Some(CustomResourceDefinition { api_version, name, spec, decode_issues: reader.issues })
+}
+
+fn read(doc: &Value, layout: Layout, defaulting: bool) -> Option<CustomResourceDefinition> {
+    let m = doc.as_object()?;
+    let mut reader = Reader::new(defaulting);
+    reader.known(m, &[], &["apiVersion", "kind", "metadata", "spec", "status"]);
+    let metadata = reader.metadata(m.get("metadata"));
+    let mut spec = reader.spec(m.get("spec").unwrap_or(&Value::Null), &[Step::Key("spec".into())], layout);
+    let mut status = reader.status(m.get("status"), &[Step::Key("status".into())]);
+    if defaulting {
+        apply_defaults(&mut spec, &mut status, layout);
+    }
+    if layout == Layout::V1 {
+        convert_v1(&mut spec);
+    }
+    let api_version = m.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
+    Some(CustomResourceDefinition { api_version, metadata, spec, status, decode_issues: reader.issues })
+}
+
+pub(super) fn from_manifest(doc: &Value) -> Option<CustomResourceDefinition> {
+    read(doc, layout_of(doc)?, true)
+}
+
+pub(super) fn from_object(doc: &Value) -> Option<CustomResourceDefinition> {
+    read(doc, layout_of(doc)?, false)
 }
 
 #[cfg(test)]
@@ -316,7 +162,85 @@ mod tests {
     }
 
     #[test]
+    fn only_served_versions_take_objects() {
+        let doc = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "foos.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "foos", "kind": "Foo"},
+              "versions": [
+                {"name": "v1", "served": false, "storage": true},
+                {"name": "v2", "served": true, "storage": false},
+                {"name": "v3", "served": true, "storage": false}]}});
+        let spec = CustomResourceDefinition::from_manifest(&doc).unwrap().spec;
+        assert_eq!(spec.served_versions().collect::<Vec<_>>(), ["v2", "v3"]);
+        assert_eq!(spec.served_version("v3"), Ok(2));
+        assert_eq!(spec.served_version("v1"), Err("does not serve version \"v1\" (served: v2, v3)".to_owned()));
+        assert_eq!(spec.served_version("v4"), Err("has no version \"v4\" (served: v2, v3)".to_owned()));
+    }
+
+    #[test]
     fn other_documents_are_not_crds() {
         assert!(CustomResourceDefinition::from_manifest(&json!({"apiVersion": "v1", "kind": "ConfigMap"})).is_none());
+    }
+
+    #[test]
+    fn v1_objects_convert_to_the_internal_layout_without_defaults() {
+        let doc = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "foos.example.com", "annotations": {"a": "b"}},
+            "spec": {"group": "example.com", "names": {"plural": "foos", "kind": "Foo"},
+              "versions": [
+                {"name": "v1", "storage": true, "additionalPrinterColumns": [{"name": "A", "type": "string", "jsonPath": ".a"}],
+                 "selectableFields": [{"jsonPath": ".a"}]},
+                {"name": "v2", "additionalPrinterColumns": [{"name": "A", "type": "string", "jsonPath": ".a"}],
+                 "selectableFields": [{"jsonPath": ".b"}]}],
+              "conversion": {"strategy": "Webhook", "webhook": {"conversionReviewVersions": ["v1"],
+                "clientConfig": {"service": {"namespace": "ns", "name": "n"}, "caBundle": "Q2c9PQ=="}}}},
+            "status": {"storedVersions": [], "conditions": [{"type": "Established", "status": "True"}]}});
+        let crd = CustomResourceDefinition::from_object(&doc).unwrap();
+        assert!(crd.decode_issues.is_empty(), "{:?}", crd.decode_issues);
+        assert_eq!(crd.spec.version, "v1");
+        assert_eq!(crd.spec.names.singular, "");
+        assert_eq!(crd.spec.preserve_unknown_fields, Some(false));
+        assert_eq!(crd.spec.additional_printer_columns[0].json_path, ".a");
+        assert!(crd.spec.versions.iter().all(|v| v.additional_printer_columns.is_empty()));
+        assert!(crd.spec.selectable_fields.is_empty());
+        assert_eq!(crd.spec.version_selectable_fields(1)[0].json_path, ".b");
+        let conversion = crd.spec.conversion.as_ref().unwrap();
+        assert_eq!(conversion.conversion_review_versions, ["v1"]);
+        let config = conversion.webhook_client_config.as_ref().unwrap();
+        assert_eq!(config.ca_bundle, b"Cg==");
+        assert_eq!(config.service.as_ref().unwrap().port, 0);
+        assert_eq!(crd.status.stored_versions, Some(Vec::new()));
+        assert!(crd.is_established());
+        assert_eq!(crd.metadata.annotations["a"], "b");
+        let defaulted = CustomResourceDefinition::from_manifest(&doc).unwrap();
+        let config = defaulted.spec.conversion.unwrap().webhook_client_config.unwrap();
+        assert_eq!(config.service.unwrap().port, 443);
+        assert_eq!(defaulted.status.stored_versions, Some(vec!["v1".to_owned()]));
+    }
+
+    #[test]
+    fn v1beta1_keeps_its_layout() {
+        let doc = json!({"apiVersion": "apiextensions.k8s.io/v1beta1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "foos.example.com"},
+            "spec": {"group": "example.com", "version": "v1", "names": {"plural": "foos", "kind": "Foo"},
+              "additionalPrinterColumns": [{"name": "A", "type": "string", "JSONPath": ".a"}],
+              "conversion": {"strategy": "Webhook", "webhookClientConfig": {"url": "https://h"}}}});
+        let crd = CustomResourceDefinition::from_object(&doc).unwrap();
+        assert!(crd.decode_issues.is_empty(), "{:?}", crd.decode_issues);
+        assert!(crd.spec.versions.is_empty() && crd.spec.preserve_unknown_fields.is_none());
+        assert_eq!(crd.spec.version_printer_columns(0)[0].json_path, ".a");
+        let defaulted = CustomResourceDefinition::from_manifest(&doc).unwrap();
+        assert_eq!(defaulted.spec.conversion.unwrap().conversion_review_versions, ["v1beta1"]);
+        let wrong = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": 5}, "spec": {"conversion": {"webhook": {"clientConfig": {"caBundle": "%"}}}}});
+        let issues: Vec<String> = CustomResourceDefinition::from_object(&wrong)
+            .unwrap()
+            .decode_issues
+            .iter()
+            .map(|i| i.message(""))
+            .collect();
+        assert_eq!(issues.len(), 2, "{issues:?}");
+        assert!(issues[0].starts_with(".metadata: cannot decode: expected object metadata (json: cannot unmarshal"));
+        assert_eq!(issues[1], ".spec.conversion.webhook.clientConfig.caBundle: cannot decode: expected base64 data");
     }
 }

@@ -2,16 +2,24 @@
 //!
 //! Entry points: [`CustomResourceDefinition::from_manifest`] (a v1 or
 //! v1beta1 manifest as JSON, defaulted and converted like the API server
-//! does), [`CrdSpec::from_internal`] (the internal layout used by the
-//! conformance data), and [`load`] (files and directories).
+//! does), [`CustomResourceDefinition::from_object`] (converted only),
+//! [`CrdSpec::from_internal`] (the internal layout used by the conformance
+//! data), [`load`] (files and directories), and
+//! [`CustomResourceDefinition::prepare_for_create`] /
+//! [`CustomResourceDefinition::prepare_for_update`] (what the API server
+//! does to a CRD before validating a create or an update).
 //!
 //! Kubernetes validates CRDs in its internal representation, in which a v1
 //! CRD whose versions all carry an identical schema has that schema hoisted
-//! to a top-level `spec.validation` (and likewise subresources). Error paths
-//! depend on it, so this model reproduces it.
+//! to a top-level `spec.validation` (and likewise subresources, printer
+//! columns and selectable fields). Error paths depend on it, so this model
+//! reproduces it.
 
 mod load;
 mod manifest;
+mod read;
+mod strategy;
+mod write;
 
 pub use load::{
     Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
@@ -20,6 +28,7 @@ pub use load::{
 
 use serde_json::Value;
 
+use crate::objectmeta::ObjectMeta;
 use crate::wire::{DecodeIssue, JSONSchemaProps};
 
 /// `spec.validation` / `spec.versions[i].schema`.
@@ -34,8 +43,82 @@ pub struct CustomResourceValidation {
 pub struct Subresources {
     /// Whether `status: {}` is present.
     pub status: bool,
-    /// The `scale` subresource, as written.
-    pub scale: Option<Value>,
+    /// The `scale` subresource.
+    pub scale: Option<Scale>,
+}
+
+/// `subresources.scale`: where the replica counts and the label selector
+/// are in a custom resource (`.spec.replicas`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scale {
+    /// `specReplicasPath`
+    pub spec_replicas_path: String,
+    /// `statusReplicasPath`
+    pub status_replicas_path: String,
+    /// `labelSelectorPath`
+    pub label_selector_path: Option<String>,
+}
+
+/// One `additionalPrinterColumns` entry (`jsonPath` in v1, `JSONPath` in
+/// v1beta1 and the internal layout).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrinterColumn {
+    /// `name`
+    pub name: String,
+    /// `type`
+    pub type_: String,
+    /// `format`
+    pub format: String,
+    /// `description`
+    pub description: String,
+    /// `priority`
+    pub priority: i32,
+    /// `jsonPath`
+    pub json_path: String,
+}
+
+/// One `selectableFields` entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SelectableField {
+    /// `jsonPath`
+    pub json_path: String,
+}
+
+/// `spec.conversion` in the internal layout: v1's `webhook.clientConfig`
+/// and `webhook.conversionReviewVersions` are `webhookClientConfig` and
+/// `conversionReviewVersions` here.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conversion {
+    /// `strategy` (`None` or `Webhook`)
+    pub strategy: String,
+    /// `webhookClientConfig`
+    pub webhook_client_config: Option<WebhookClientConfig>,
+    /// `conversionReviewVersions`
+    pub conversion_review_versions: Vec<String>,
+}
+
+/// How the API server reaches a conversion webhook.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WebhookClientConfig {
+    /// `url`
+    pub url: Option<String>,
+    /// `service`
+    pub service: Option<ServiceReference>,
+    /// `caBundle`, decoded from base64.
+    pub ca_bundle: Vec<u8>,
+}
+
+/// `webhookClientConfig.service`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServiceReference {
+    /// `namespace`
+    pub namespace: String,
+    /// `name`
+    pub name: String,
+    /// `path`
+    pub path: Option<String>,
+    /// `port` (0 when absent and not defaulted).
+    pub port: i32,
 }
 
 /// One entry of `spec.versions`.
@@ -55,10 +138,10 @@ pub struct CrdVersion {
     pub schema: Option<CustomResourceValidation>,
     /// `subresources` (`None` when hoisted or absent)
     pub subresources: Option<Subresources>,
-    /// `selectableFields`, as written
-    pub selectable_fields: Option<Value>,
-    /// `additionalPrinterColumns`, as written
-    pub additional_printer_columns: Option<Value>,
+    /// `additionalPrinterColumns` (empty when hoisted or absent)
+    pub additional_printer_columns: Vec<PrinterColumn>,
+    /// `selectableFields` (empty when hoisted or absent)
+    pub selectable_fields: Vec<SelectableField>,
 }
 
 /// `spec.names`.
@@ -87,14 +170,48 @@ pub struct CrdSpec {
     pub names: Names,
     /// `scope`
     pub scope: String,
+    /// `version`: v1beta1's single version; from v1, the first version's
+    /// name.
+    pub version: String,
     /// Top-level (hoisted) `validation`.
     pub validation: Option<CustomResourceValidation>,
     /// Top-level (hoisted) `subresources`.
     pub subresources: Option<Subresources>,
     /// `versions`
     pub versions: Vec<CrdVersion>,
+    /// Top-level (hoisted) `additionalPrinterColumns`.
+    pub additional_printer_columns: Vec<PrinterColumn>,
+    /// Top-level (hoisted) `selectableFields`.
+    pub selectable_fields: Vec<SelectableField>,
+    /// `conversion`
+    pub conversion: Option<Conversion>,
     /// `preserveUnknownFields`
     pub preserve_unknown_fields: Option<bool>,
+}
+
+/// `status`: what the API server records about a CRD.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CrdStatus {
+    /// `conditions`
+    pub conditions: Vec<CrdCondition>,
+    /// `acceptedNames`
+    pub accepted_names: Names,
+    /// `storedVersions`; `None` when absent, which differs from `[]` in
+    /// error values (`null` against `[]`).
+    pub stored_versions: Option<Vec<String>>,
+}
+
+/// One entry of `status.conditions`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrdCondition {
+    /// `type` (`Established`, `NamesAccepted`, ...)
+    pub type_: String,
+    /// `status` (`True`, `False`, `Unknown`)
+    pub status: String,
+    /// `reason`
+    pub reason: String,
+    /// `message`
+    pub message: String,
 }
 
 /// A whole CRD as read from a manifest.
@@ -102,10 +219,14 @@ pub struct CrdSpec {
 pub struct CustomResourceDefinition {
     /// `apiVersion` as written (`apiextensions.k8s.io/v1` or `.../v1beta1`).
     pub api_version: String,
-    /// `metadata.name`
-    pub name: String,
-    /// The spec, defaulted and in the internal layout.
+    /// `metadata` (its `name` is the CRD's name).
+    pub metadata: ObjectMeta,
+    /// The spec in the internal layout ([`from_manifest`] defaults it).
+    ///
+    /// [`from_manifest`]: CustomResourceDefinition::from_manifest
     pub spec: CrdSpec,
+    /// `status`
+    pub status: CrdStatus,
     /// Problems met while decoding (wrong types, unknown fields), with paths
     /// relative to the manifest.
     pub decode_issues: Vec<DecodeIssue>,
@@ -125,6 +246,44 @@ impl CrdSpec {
         own.or(self.subresources.as_ref()).is_some_and(|s| s.status)
     }
 
+    /// The subresources that apply to version `i` (its own or the hoisted
+    /// ones).
+    pub fn version_subresources(&self, i: usize) -> Option<&Subresources> {
+        let own = self.versions.get(i).and_then(|v| v.subresources.as_ref());
+        own.or(self.subresources.as_ref())
+    }
+
+    /// The printer columns of version `i` (its own or the hoisted ones).
+    pub fn version_printer_columns(&self, i: usize) -> &[PrinterColumn] {
+        let own = self.versions.get(i).map(|v| v.additional_printer_columns.as_slice()).unwrap_or_default();
+        if own.is_empty() { &self.additional_printer_columns } else { own }
+    }
+
+    /// The selectable fields of version `i` (its own or the hoisted ones).
+    pub fn version_selectable_fields(&self, i: usize) -> &[SelectableField] {
+        let own = self.versions.get(i).map(|v| v.selectable_fields.as_slice()).unwrap_or_default();
+        if own.is_empty() { &self.selectable_fields } else { own }
+    }
+
+    /// The names of the served versions, in `spec.versions` order.
+    pub fn served_versions(&self) -> impl Iterator<Item = &str> {
+        self.versions.iter().filter(|v| v.served).map(|v| v.name.as_str())
+    }
+
+    /// The index of version `name` in `spec.versions` when the API server
+    /// serves it: an object of any other version is refused, as the server
+    /// has no endpoint for it. The error (to follow the CRD's name) says
+    /// which versions are served.
+    pub fn served_version(&self, name: &str) -> Result<usize, String> {
+        let served: Vec<&str> = self.served_versions().collect();
+        let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
+        match self.versions.iter().position(|v| v.name == name) {
+            Some(i) if self.versions[i].served => Ok(i),
+            Some(_) => Err(format!("does not serve version {name:?} (served: {served})")),
+            None => Err(format!("has no version {name:?} (served: {served})")),
+        }
+    }
+
     /// Reads a spec written in the internal layout (the conformance data's
     /// `crd.spec`). Decoding problems are returned beside the spec.
     pub fn from_internal(spec: &Value) -> (Self, Vec<DecodeIssue>) {
@@ -138,5 +297,20 @@ impl CustomResourceDefinition {
     /// Returns `None` when the document is not a CRD at all.
     pub fn from_manifest(doc: &Value) -> Option<Self> {
         manifest::from_manifest(doc)
+    }
+
+    /// Reads a v1 or v1beta1 CRD object into the internal layout without
+    /// defaulting it, as the API server's validation tests build CRDs:
+    /// what is absent stays absent (a webhook service without a port has
+    /// port 0, v1beta1's unset `preserveUnknownFields` stays unset, no
+    /// `status.storedVersions` is filled in). Returns `None` when the
+    /// document is not a CRD at all.
+    pub fn from_object(doc: &Value) -> Option<Self> {
+        manifest::from_object(doc)
+    }
+
+    /// Whether the condition `Established` is `True`.
+    pub fn is_established(&self) -> bool {
+        self.status.conditions.iter().any(|c| c.type_ == "Established" && c.status == "True")
     }
 }

@@ -199,6 +199,13 @@ pub fn is_valid_label_value(value: &str) -> Vec<String> {
     errs
 }
 
+/// `NameIsDNSSubdomain`: a DNS-1123 subdomain; a generated name's prefix
+/// may end in a dash.
+pub fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
+    let name = if prefix { name.strip_suffix('-').map(|n| format!("{n}a")) } else { None }.unwrap_or(name.to_owned());
+    is_dns1123_subdomain(&name)
+}
+
 /// `path.ValidatePathSegmentName`: a name may not be `.` or `..` (that is
 /// the only error then) and may contain neither `/` nor `%`; a prefix
 /// (`generateName`) is only checked for the characters.

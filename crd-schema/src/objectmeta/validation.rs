@@ -30,7 +30,7 @@ const MAX_SUBRESOURCE_NAME_LENGTH: usize = 256;
 
 /// Checks a name or generated name prefix (`true` for a prefix) and
 /// returns Kubernetes' messages, as Go's `ValidateNameFunc`.
-pub type NameFn = fn(&str, bool) -> Vec<String>;
+pub type NameFn<'a> = &'a dyn Fn(&str, bool) -> Vec<String>;
 
 /// Validates the embedded resources of `value` under `path` (the root when
 /// empty); with `is_resource_root` the root object counts as one.
@@ -140,14 +140,19 @@ fn validate_embedded_metadata(path: &Path, value: &Value) -> ErrorList {
                 "fakename".clone_into(&mut meta.name);
             }
             let requires_namespace = !meta.namespace.is_empty();
-            validate_object_meta(&meta, requires_namespace, validate_path_segment_name, path)
+            validate_object_meta(&meta, requires_namespace, &validate_path_segment_name, path)
         }
     }
 }
 
 /// `ValidateObjectMetaAccessor`: the create-time checks of an ObjectMeta
 /// at `path`. `name_fn` checks the name and the generated name prefix.
-pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn: NameFn, path: &Path) -> ErrorList {
+pub fn validate_object_meta(
+    meta: &ObjectMeta,
+    requires_namespace: bool,
+    name_fn: NameFn<'_>,
+    path: &Path,
+) -> ErrorList {
     let mut errors = ErrorList::new();
     if !meta.generate_name.is_empty() {
         let p = path.child("generateName");
@@ -180,6 +185,69 @@ pub fn validate_object_meta(meta: &ObjectMeta, requires_namespace: bool, name_fn
         errors.extend(validate_managed_fields_entry(entry, &path.child("managedFields").index(i)));
     }
     errors
+}
+
+/// `ValidateObjectMetaAccessorUpdate`: the checks of an ObjectMeta at
+/// `path` updated from the stored `old`. Name, namespace, uid and the
+/// timestamps are immutable; labels, annotations, owner references and
+/// managed fields are checked as on create; the name itself is not.
+pub fn validate_object_meta_update(new: &ObjectMeta, old: &ObjectMeta, path: &Path) -> ErrorList {
+    let mut errors = ErrorList::new();
+    // No finalizer may be added to an object being deleted.
+    if old.deletion_timestamp.is_some() {
+        let mut added: Vec<&String> = new.finalizers.iter().filter(|f| !old.finalizers.contains(f)).collect();
+        added.sort();
+        added.dedup();
+        if !added.is_empty() {
+            let list: Vec<String> = added.iter().map(|f| gofmt::quote(f)).collect();
+            let detail = format!(
+                "no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+                list.join(", ")
+            );
+            errors.push(FieldError::forbidden(&path.child("finalizers"), detail));
+        }
+    }
+    if new.resource_version.is_empty() {
+        errors.push(FieldError::invalid(&path.child("resourceVersion"), "", "must be specified for an update"));
+    }
+    if new.generation < old.generation {
+        errors.push(FieldError::invalid(&path.child("generation"), new.generation, "must not be decremented"));
+    }
+    let immutable = |key: &str, changed: bool, value: BadValue| {
+        changed.then(|| FieldError::new(&path.child(key), ErrorType::Invalid, value, "field is immutable"))
+    };
+    let text = |s: &str| BadValue::Json(Value::String(s.to_owned()));
+    // Times show as Go's `String()`, unquoted; an absent one as `null`.
+    let time = |t: Option<&super::Time>| BadValue::Rendered(t.map_or_else(|| "null".to_owned(), go_time_string));
+    errors.extend(immutable("name", new.name != old.name, text(&new.name)));
+    errors.extend(immutable("namespace", new.namespace != old.namespace, text(&new.namespace)));
+    errors.extend(immutable("uid", new.uid != old.uid, text(&new.uid)));
+    let created = new.creation_timestamp != old.creation_timestamp;
+    errors.extend(immutable("creationTimestamp", created, time(Some(&new.creation_timestamp))));
+    let deleted = new.deletion_timestamp != old.deletion_timestamp;
+    errors.extend(immutable("deletionTimestamp", deleted, time(new.deletion_timestamp.as_ref())));
+    let grace = new.deletion_grace_period_seconds;
+    let grace_changed = grace != old.deletion_grace_period_seconds;
+    errors.extend(immutable(
+        "deletionGracePeriodSeconds",
+        grace_changed,
+        BadValue::Json(grace.map_or(Value::Null, Value::from)),
+    ));
+    errors.extend(validate_labels(new, &path.child("labels")));
+    errors.extend(validate_annotations(new, &path.child("annotations")));
+    errors.extend(validate_owner_references(&new.owner_references, &path.child("ownerReferences")));
+    for (i, entry) in new.managed_fields.iter().enumerate() {
+        errors.extend(validate_managed_fields_entry(entry, &path.child("managedFields").index(i)));
+    }
+    errors
+}
+
+// Go's `time.Time.String()` of a UTC time, as an immutable timestamp's
+// error shows it (`2006-01-02 15:04:05 +0000 UTC`).
+fn go_time_string(t: &super::Time) -> String {
+    let rfc = t.to_rfc3339();
+    let text = rfc.strip_suffix('Z').unwrap_or(&rfc).replacen('T', " ", 1);
+    format!("{text} +0000 UTC")
 }
 
 // A namespaced object needs a namespace that is a DNS-1123 label; a
@@ -331,20 +399,12 @@ fn validate_field_manager(manager: &str, path: &Path) -> ErrorList {
         errors.push(too_long(path, FIELD_MANAGER_MAX_LENGTH));
     }
     for (i, c) in manager.char_indices() {
-        if !is_go_printable(c) {
+        if !gofmt::is_go_printable(c) {
             let detail = format!("invalid character U+{:04X} (at position {i})", u32::from(c));
             errors.push(FieldError::invalid(path, manager, detail));
         }
     }
     errors
-}
-
-// Go's `unicode.IsPrint`, as the crate's `%q` rendering approximates it: a
-// character `%q` writes as itself.
-fn is_go_printable(c: char) -> bool {
-    let mut buf = [0u8; 4];
-    let s: &str = c.encode_utf8(&mut buf);
-    matches!(c, '"' | '\\') || gofmt::quote(s) == format!("\"{s}\"")
 }
 
 #[cfg(test)]
@@ -421,7 +481,7 @@ mod tests {
             annotations: [("a".to_owned(), "x".repeat(TOTAL_ANNOTATION_SIZE_LIMIT))].into(),
             ..ObjectMeta::default()
         };
-        let got: Vec<String> = validate_object_meta(&meta, false, validate_path_segment_name, &Path::new("metadata"))
+        let got: Vec<String> = validate_object_meta(&meta, false, &validate_path_segment_name, &Path::new("metadata"))
             .iter()
             .map(ToString::to_string)
             .collect();
@@ -445,7 +505,7 @@ mod tests {
     #[test]
     fn name_and_namespace_requirements() {
         let meta = ObjectMeta { namespace: "ns".into(), ..ObjectMeta::default() };
-        let got: Vec<String> = validate_object_meta(&meta, false, validate_path_segment_name, &Path::root())
+        let got: Vec<String> = validate_object_meta(&meta, false, &validate_path_segment_name, &Path::root())
             .iter()
             .map(ToString::to_string)
             .collect();

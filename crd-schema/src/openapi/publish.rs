@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::crd::CrdSpec;
+use crate::crd::{CrdSpec, SelectableField};
 use crate::field::Path;
 use crate::structural::{
     self, Extensions, Generic, NestedValueValidation, Structural, StructuralOrBool, ValidationExtensions,
@@ -110,7 +110,7 @@ pub fn definitions(spec: &CrdSpec, version: &str, options: Options) -> Result<De
     if let Value::Object(m) = &mut kind {
         m.insert("x-kubernetes-group-version-kind".to_owned(), gvk(&spec.names.kind));
         if options.include_selectable_fields
-            && let Some(fields) = selectable_fields(spec.versions[index].selectable_fields.as_ref())
+            && let Some(fields) = selectable_fields(spec.version_selectable_fields(index))
         {
             m.insert("x-kubernetes-selectable-fields".to_owned(), fields);
         }
@@ -151,16 +151,10 @@ fn publishable(props: &JSONSchemaProps, crd_preserve: bool) -> Option<Structural
 
 /// `x-kubernetes-selectable-fields` of a version: each `jsonPath` without
 /// its leading `.`.
-fn selectable_fields(fields: Option<&Value>) -> Option<Value> {
-    let fields = fields?.as_array()?;
-    let out = fields
-        .iter()
-        .map(|f| {
-            let path = f.get("jsonPath").and_then(Value::as_str).unwrap_or_default();
-            json!({"fieldPath": path.strip_prefix('.').unwrap_or(path)})
-        })
-        .collect();
-    Some(Value::Array(out))
+fn selectable_fields(fields: &[SelectableField]) -> Option<Value> {
+    let out =
+        fields.iter().map(|f| json!({"fieldPath": f.json_path.strip_prefix('.').unwrap_or(&f.json_path)})).collect();
+    (!fields.is_empty()).then_some(Value::Array(out))
 }
 
 fn string_schema(description: &str) -> Value {

@@ -1,6 +1,11 @@
 //! The spec level of CRD schema validation: the options of a create or an
 //! update, schema presence, `spec.preserveUnknownFields`, and which
 //! `validation` block is checked with which status subresource.
+//!
+//! [`SchemaChecks`] holds these for one spec so that the whole CRD
+//! validation (`spec.rs`) can run them at their places in upstream's order;
+//! [`validate_crd_schemas_create`] and [`validate_crd_schemas_update`] run
+//! them alone.
 
 use super::{ValidationOptions, defaults, listtype, schema_has, validate_custom_resource_validation};
 use crate::crd::{CrdSpec, Subresources};
@@ -8,16 +13,18 @@ use crate::field::{ErrorList, FieldError, Path};
 use crate::structural;
 use crate::wire::JSONSchemaProps;
 
-/// The schema-related errors of creating a CRD with `spec`.
-pub fn validate_crd_create(spec: &CrdSpec) -> ErrorList {
-    let mut errors = validate_spec(spec, &ValidationOptions::for_create());
+/// The schema-related errors of creating a CRD with `spec` (the internal
+/// layout): schema presence, defaults and `preserveUnknownFields`, every
+/// version's schema, the top-level schema.
+pub fn validate_crd_schemas_create(spec: &CrdSpec) -> ErrorList {
+    let mut errors = SchemaChecks::new(spec, ValidationOptions::for_create()).all();
     errors.extend(preserve_unknown_fields_true(spec, None));
     errors
 }
 
-/// The schema-related errors of updating the stored `old` CRD to `spec`.
-pub fn validate_crd_update(spec: &CrdSpec, old: &CrdSpec) -> ErrorList {
-    let mut errors = validate_spec(spec, &ValidationOptions::for_update(old));
+/// The schema-related errors of updating the stored `old` spec to `spec`.
+pub fn validate_crd_schemas_update(spec: &CrdSpec, old: &CrdSpec) -> ErrorList {
+    let mut errors = SchemaChecks::new(spec, ValidationOptions::for_update(old)).all();
     errors.extend(preserve_unknown_fields_true(spec, Some(old)));
     errors
 }
@@ -42,40 +49,66 @@ impl ValidationOptions {
     }
 }
 
-// Spec-level rules, then every `validation` block: structural schemas are
-// also required when `preserveUnknownFields` is unset or false, when any
-// schema has a default, and when any schema uses a Kubernetes extension;
-// defaults need `preserveUnknownFields: false`. Each version's schema is
-// checked with that version's status subresource, the top-level one with
-// "any version has status".
-fn validate_spec(spec: &CrdSpec, options: &ValidationOptions) -> ErrorList {
-    let mut opts = options.clone();
-    let prunes = spec.preserve_unknown_fields != Some(true);
-    if prunes {
-        opts.require_structural_schema = true;
+/// The schema checks of one spec, with the options it implies.
+pub(super) struct SchemaChecks<'a> {
+    spec: &'a CrdSpec,
+    opts: ValidationOptions,
+    prunes: bool,
+}
+
+impl<'a> SchemaChecks<'a> {
+    // Structural schemas are also required when `preserveUnknownFields` is
+    // unset or false, when any schema has a default, and when any schema
+    // uses a Kubernetes extension.
+    pub(super) fn new(spec: &'a CrdSpec, mut opts: ValidationOptions) -> Self {
+        let prunes = spec.preserve_unknown_fields != Some(true);
+        let has_defaults = opts.allow_defaults && has_schema_with(spec, &|s| s.default.is_some());
+        if prunes || has_defaults || has_schema_with(spec, &uses_kubernetes_extensions) {
+            opts.require_structural_schema = true;
+        }
+        Self { spec, opts, prunes }
     }
-    let mut errors = schema_presence(spec, &opts, prunes);
-    if opts.allow_defaults && has_schema_with(spec, &|s| s.default.is_some()) {
-        opts.require_structural_schema = true;
-        if spec.preserve_unknown_fields != Some(false) {
+
+    /// Everything in upstream's order.
+    fn all(&self) -> ErrorList {
+        let mut errors = self.spec_level();
+        for i in 0..self.spec.versions.len() {
+            errors.extend(self.version(i));
+        }
+        errors.extend(self.top_level());
+        errors
+    }
+
+    /// Schema presence, then: defaults need `preserveUnknownFields: false`.
+    pub(super) fn spec_level(&self) -> ErrorList {
+        let mut errors = schema_presence(self.spec, &self.opts, self.prunes);
+        if self.opts.allow_defaults
+            && has_schema_with(self.spec, &|s| s.default.is_some())
+            && self.spec.preserve_unknown_fields != Some(false)
+        {
             let detail = "must be false in order to use defaults in the schema";
             errors.push(FieldError::invalid(&Path::new("spec").child("preserveUnknownFields"), true, detail));
         }
+        errors
     }
-    if has_schema_with(spec, &uses_kubernetes_extensions) {
-        opts.require_structural_schema = true;
+
+    /// Version `i`'s schema, checked with that version's status
+    /// subresource.
+    pub(super) fn version(&self, i: usize) -> ErrorList {
+        let Some(version) = self.spec.versions.get(i) else { return ErrorList::new() };
+        let status = has_status(subresources_for_version(self.spec, &version.name));
+        let path = Path::new("spec").child("versions").index(i).child("schema");
+        validate_custom_resource_validation(&path, version.schema.as_ref(), status, &self.opts)
     }
-    let versions = Path::new("spec").child("versions");
-    for (i, version) in spec.versions.iter().enumerate() {
-        let status = has_status(subresources_for_version(spec, &version.name));
-        let path = versions.index(i).child("schema");
-        errors.extend(validate_custom_resource_validation(&path, version.schema.as_ref(), status, &opts));
+
+    /// The top-level schema, checked with "any version has status".
+    pub(super) fn top_level(&self) -> ErrorList {
+        let spec = self.spec;
+        let any_status =
+            has_status(spec.subresources.as_ref()) || spec.versions.iter().any(|v| has_status(v.subresources.as_ref()));
+        let path = Path::new("spec").child("validation");
+        validate_custom_resource_validation(&path, spec.validation.as_ref(), any_status, &self.opts)
     }
-    let any_status =
-        has_status(spec.subresources.as_ref()) || spec.versions.iter().any(|v| has_status(v.subresources.as_ref()));
-    let path = Path::new("spec").child("validation");
-    errors.extend(validate_custom_resource_validation(&path, spec.validation.as_ref(), any_status, &opts));
-    errors
 }
 
 // Without a top-level schema: when schemas are required every version
@@ -105,7 +138,7 @@ fn schema_presence(spec: &CrdSpec, opts: &ValidationOptions, prunes: bool) -> Er
 
 // `preserveUnknownFields: true` is rejected unless the stored CRD already
 // had it.
-fn preserve_unknown_fields_true(spec: &CrdSpec, old: Option<&CrdSpec>) -> Option<FieldError> {
+pub(super) fn preserve_unknown_fields_true(spec: &CrdSpec, old: Option<&CrdSpec>) -> Option<FieldError> {
     if old.is_some_and(|o| o.preserve_unknown_fields == Some(true)) || spec.preserve_unknown_fields != Some(true) {
         return None;
     }
@@ -195,7 +228,7 @@ mod tests {
             {"name": "v2", "served": false, "storage": false, "schema": {"openAPIV3Schema": {"type": "object",
             "properties": {"a": {"type": "string", "default": "x"}}}}}]}));
         assert_eq!(
-            texts(&validate_crd_create(&s)),
+            texts(&validate_crd_schemas_create(&s)),
             vec![
                 "spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
                 "spec.preserveUnknownFields: Invalid value: true: must be false in order to use defaults in the schema",
@@ -212,14 +245,14 @@ mod tests {
         let old =
             spec(json!({"preserveUnknownFields": true, "versions": [{"name": "v1", "served": true, "storage": true}],
             "validation": {"openAPIV3Schema": {"type": "object", "properties": {"a": {"type": "bogus"}}}}}));
-        assert!(validate_crd_update(&new, &old).is_empty());
+        assert!(validate_crd_schemas_update(&new, &old).is_empty());
         let opts = ValidationOptions::for_update(&old);
         assert!(!opts.require_valid_property_type && opts.require_open_api_schema && opts.require_atomic_set_type);
         let unset =
             spec(json!({"preserveUnknownFields": true, "versions": [{"name": "v1", "served": true, "storage": true}]}));
-        assert!(validate_crd_update(&unset, &unset).is_empty());
+        assert!(validate_crd_schemas_update(&unset, &unset).is_empty());
         assert_eq!(
-            texts(&validate_crd_update(&unset, &old)),
+            texts(&validate_crd_schemas_update(&unset, &old)),
             vec!["spec.versions[0].schema.openAPIV3Schema: Required value"]
         );
     }
@@ -231,7 +264,7 @@ mod tests {
         let old =
             spec(json!({"preserveUnknownFields": true, "versions": [{"name": "v1", "served": true, "storage": true}]}));
         assert_eq!(
-            texts(&validate_crd_update(&new, &old)),
+            texts(&validate_crd_schemas_update(&new, &old)),
             vec!["spec.versions[0].schema.openAPIV3Schema: Required value: because otherwise all fields are pruned"]
         );
     }
@@ -242,7 +275,7 @@ mod tests {
             {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "array", "items": {"type": "string"}}},
              "subresources": {"status": {}}},
             {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {"type": "array", "items": {"type": "integer"}}}}]}));
-        let errors = texts(&validate_crd_create(&s));
+        let errors = texts(&validate_crd_schemas_create(&s));
         assert!(errors.iter().any(|e| {
             e.starts_with("spec.versions[0].schema.openAPIV3Schema.type: Invalid value: \"array\": only \"object\"")
         }));

@@ -4,8 +4,10 @@
 //! accepted at all; indices are still rejected).
 //!
 //! Entry points: [`resolve`] (the Kubernetes field path a `fieldPath`
-//! designates, or Kubernetes' error text) and [`is_valid`] (what the CRD
-//! validation asks: paths on schemas that are not structural are accepted).
+//! designates, or Kubernetes' error text), [`resolve_field`] (the same with
+//! the schema reached, and array notation optional, for `selectableFields`)
+//! and [`is_valid`] (what the CRD validation asks: paths on schemas that are
+//! not structural are accepted).
 //!
 //! A path is a sequence of `.name` and `['name']` steps starting at the
 //! schema that carries the rule. The tokenizer is reproduced byte for byte:
@@ -34,10 +36,22 @@ pub fn is_valid(schema: &JSONSchemaProps, field_path: &str) -> bool {
 /// Kubernetes' error text (`does not refer to a valid field`, ...). The
 /// empty path resolves to the empty [`Path`].
 pub fn resolve(schema: &JSONSchemaProps, field_path: &str) -> Result<Path, String> {
+    resolve_field(schema, field_path, true).map(|(path, _)| path)
+}
+
+/// [`resolve`], also returning the schema the path ends at (`None` past a
+/// boolean `additionalProperties`). Without `allow_array_notation` a
+/// `['name']` step is an error, as for `selectableFields`.
+pub fn resolve_field<'a>(
+    schema: &'a JSONSchemaProps,
+    field_path: &str,
+    allow_array_notation: bool,
+) -> Result<(Path, Option<&'a JSONSchemaProps>), String> {
     let mut tokens = Tokens { rest: field_path };
     let mut cursor = Cursor { path: Path::root(), schema: Some(schema) };
     while let Some(token) = tokens.next() {
         match token {
+            "[" if !allow_array_notation => return Err("array notation is not allowed".to_owned()),
             "[" => {
                 let quoted = tokens.next().ok_or(UNEXPECTED_END)?;
                 let name = quoted_name(quoted)?;
@@ -55,7 +69,7 @@ pub fn resolve(schema: &JSONSchemaProps, field_path: &str) -> Result<Path, Strin
             other => return Err(format!("expected [ or . but got: {other}")),
         }
     }
-    Ok(cursor.path)
+    Ok((cursor.path, cursor.schema))
 }
 
 /// The schema reached so far and the path leading to it. `schema` is `None`

@@ -1,35 +1,65 @@
-//! What the API server checks about a CRD's schemas, as
+//! What the API server checks about a CRD, as
 //! `k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation`.
 //!
 //! Entry points:
-//! - [`validate_crd_create`] and [`validate_crd_update`]: the schema-related
-//!   errors of a CRD create or update, in the internal layout (paths
-//!   `spec.validation.openAPIV3Schema...`,
+//! - [`validate_crd_create`] and [`validate_crd_update`]: everything a CRD
+//!   create or update is refused for, in the API server's order and in the
+//!   internal layout (paths `spec.validation.openAPIV3Schema...`,
 //!   `spec.versions[i].schema.openAPIV3Schema...`,
-//!   `spec.preserveUnknownFields`);
+//!   `spec.conversion.webhookClientConfig...`);
+//! - [`validate_crd_schemas_create`] and [`validate_crd_schemas_update`]:
+//!   only the schema-related errors of a spec;
 //! - [`validate_custom_resource_validation`]: the check of one
 //!   `validation` block under explicit [`ValidationOptions`];
 //! - [`validate_defaults`]: the default-value check of a structural schema;
+//! - [`max_cardinality`] and [`TotalCost`]: how often a schema node can
+//!   occur, which scales the estimated cost of its rules, and the cost
+//!   total of a schema's rules;
+//! - [`validate_deprecation_warning`] and [`validate_stored_versions`]: two
+//!   version rules on their own;
 //! - [`fieldpath`]: the `fieldPath` syntax of `x-kubernetes-validations`.
 //!
-//! Modules: `crd` (spec level: options on create and update, schema
-//! presence, `preserveUnknownFields`), `root` (root restrictions),
-//! `schema_walk` (the per-node rules), `listtype` (list and map types),
-//! `rules` (`x-kubernetes-validations` placement), `defaults` (the
-//! default-value check), `cel` (CEL compilation, cost estimates and the
-//! `oldSelf` rules; with feature `cel`, else nothing is compiled).
+//! Every problem is a [`FieldError`] with Kubernetes' text; nothing here
+//! panics on any input.
+//!
+//! Modules of the schema part: `crd` (spec level: options on create and
+//! update, schema presence, `preserveUnknownFields`), `root` (root
+//! restrictions), `schema_walk` (the per-node rules), `listtype` (list and
+//! map types), `rules` (`x-kubernetes-validations` placement), `defaults`
+//! (the default-value check), `cel` (CEL compilation, cost estimates and
+//! the `oldSelf` rules; with feature `cel`, else nothing is compiled).
+//! Outside the schema: `definition` (the whole CRD), `spec` (the spec in
+//! order), `names`, `versions`, `subresources`, `printer_columns`,
+//! `selectable_fields`, `conversion`, `webhook` (with `url` and `pem`),
+//! `approval`.
 
+mod approval;
 mod cel;
+mod conversion;
 mod crd;
 mod defaults;
+mod definition;
 pub mod fieldpath;
 mod listtype;
+mod names;
+mod pem;
+mod printer_columns;
 mod root;
 mod rules;
 mod schema_walk;
+mod selectable_fields;
+mod spec;
+mod subresources;
+mod versions;
+mod webhook;
 
-pub use crd::{validate_crd_create, validate_crd_update};
+pub use approval::API_APPROVAL_ANNOTATION;
+pub use cel::{ExpressionCost, TotalCost, max_cardinality};
+pub use crd::{validate_crd_schemas_create, validate_crd_schemas_update};
 pub use defaults::validate_defaults;
+pub use definition::{validate_crd_create, validate_crd_update};
+pub use printer_columns::{PRINTER_COLUMN_FORMATS, PRINTER_COLUMN_TYPES};
+pub use versions::{validate_deprecation_warning, validate_stored_versions};
 
 use crate::crd::CustomResourceValidation;
 use crate::field::{ErrorList, FieldError, Path};
@@ -115,10 +145,6 @@ pub fn validate_custom_resource_validation(
     };
     errors.extend(structural.errors);
     errors.extend(schema_walk::validate(schema, &schema_path, options, structural.cel));
-    #[cfg(feature = "cel")]
-    if structural.cel {
-        errors.extend(cel::cost_total_errors(&schema_path, schema));
-    }
     if errors.is_empty() {
         errors.extend(structural.conversion_error);
     }

@@ -46,7 +46,9 @@ fn check(crd: &Value) -> Vec<String> {
     let parsed = CustomResourceDefinition::from_manifest(crd).expect("a CRD");
     let spec = &parsed.spec;
     let mut out: Vec<String> = parsed.decode_issues.iter().map(|i| i.message("")).collect();
-    out.extend(validation::validate_crd_create(spec).iter().map(ToString::to_string));
+    let mut created = parsed.clone();
+    created.prepare_for_create();
+    out.extend(validation::validate_crd_create(&created).iter().map(ToString::to_string));
     let schemas: Vec<_> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
     let condition = structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas);
     out.extend(condition.iter().map(|e| format!("NonStructuralSchema: {e}")));
@@ -158,7 +160,7 @@ fn served_versions() -> Vec<Served> {
             let mut schema = new_structural(wire).expect("structural");
             defaulting::prune_defaults(&mut schema).expect("defaults prune");
             out.push(Served {
-                crd: parsed.name.clone(),
+                crd: parsed.metadata.name.clone(),
                 api_version: format!("{}/{}", parsed.spec.group, version.name),
                 kind: parsed.spec.names.kind.clone(),
                 json: crd["spec"]["versions"][i]["schema"]["openAPIV3Schema"].clone(),

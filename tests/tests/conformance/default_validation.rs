@@ -82,10 +82,10 @@ fn crd_validation(case: &Value) -> Result<Vec<FieldError>, String> {
     let path = case["fieldPath"].as_str().ok_or("  no fieldPath")?;
     let new = crd_spec(path, schema(&case["schema"])?, case["preserveUnknownFields"].as_bool())?;
     match case["operation"].as_str() {
-        Some("create") => Ok(validation::validate_crd_create(&new)),
+        Some("create") => Ok(validation::validate_crd_schemas_create(&new)),
         Some("update") => {
             let old = crd_spec(path, schema(&case["oldSchema"])?, case["oldPreserveUnknownFields"].as_bool())?;
-            Ok(validation::validate_crd_update(&new, &old))
+            Ok(validation::validate_crd_schemas_update(&new, &old))
         }
         other => Err(format!("  unknown operation {other:?}")),
     }

@@ -6,7 +6,9 @@
 //! the skip list that passes fails the run, so the list stays honest; so
 //! does a skip entry that matches nothing.
 
+mod cel_cost;
 mod compare;
+mod crd_spec_validation;
 mod crd_validation;
 mod default_validation;
 mod defaulting;
@@ -35,6 +37,7 @@ fn run_case(file: &str, case: &Value) -> Option<Result<(), String>> {
     match file {
         "structural.json" => Some(structural::run(case)),
         "crd-schema-validation.json" => Some(crd_validation::run(case)),
+        "crd-validation.json" => Some(crd_spec_validation::run(case)),
         "pruning.json" => Some(pruning::run(case)),
         "prune-nulls.json" => Some(defaulting::run_prune_nulls(case)),
         "defaulting.json" => Some(defaulting::run(case)),
@@ -43,6 +46,7 @@ fn run_case(file: &str, case: &Value) -> Option<Result<(), String>> {
         "objectmeta.json" => Some(objectmeta::run(case)),
         "default-validation.json" => Some(default_validation::run(case)),
         "openapi.json" => Some(openapi::run(case)),
+        "cel-cost.json" => Some(cel_cost::run(case)),
         _ => None,
     }
 }

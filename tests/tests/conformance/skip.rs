@@ -3,15 +3,6 @@
 
 /// `(file, case name or "*", reason)`.
 pub const REASONS: &[(&str, &str, &str)] = &[
-    // Files with no runner yet: CRD validation outside the schema
-    // (`ValidateCustomResourceDefinition` beyond `openAPIV3Schema`) and CEL
-    // cost estimation (`CostEstimator` and `SchemaCostEstimate`).
-    (
-        "crd-validation.json",
-        "*",
-        "no runner yet for CRD validation outside the schema (names, versions, conversion, subresources, ...)",
-    ),
-    ("cel-cost.json", "*", "no runner yet for CEL cost estimates"),
     // The CEL environment of a given Kubernetes version: before 1.30 CEL keywords (`if`, `namespace`, ...)
     // are not field names. The check of one `validation` block has no compatibility-version option
     // (`ValidationOptions`), so rules compile in the current environment, where `self.if` selects the

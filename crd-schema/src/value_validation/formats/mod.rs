@@ -10,7 +10,6 @@ mod email;
 mod net;
 mod text;
 mod time;
-mod uri;
 
 pub(crate) use time::go_duration_nanos;
 
@@ -103,7 +102,7 @@ pub(crate) fn check(format: &str, path: &str, s: &str) -> Option<Outcome> {
 fn validates(name: &str, s: &str) -> Option<bool> {
     Some(match name {
         "bsonobjectid" => text::is_bson_object_id(s),
-        "uri" => uri::is_request_uri(s),
+        "uri" => crate::gourl::parse_request_uri(s).is_ok(),
         "email" => email::is_email(s),
         "hostname" => text::is_hostname(s),
         "ipv4" => net::is_ipv4(s),
