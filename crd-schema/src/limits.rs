@@ -12,11 +12,19 @@
 //! | `max_depth` | 256 | nesting of collections in a document (at most [`Limits::MAX_DEPTH_CEILING`]) |
 //! | `max_aliases` | 10,000 | YAML alias uses (`*name`), and anchors, in one source |
 //! | `max_nodes` | 4,000,000 | YAML nodes in one source, counted after alias expansion |
+//! | `max_alias_nodes` | 250,000 | YAML nodes that alias expansion adds to one source |
 //! | `max_properties` | 100,000 | `properties` entries in one schema, over all levels |
 //! | `max_pattern_bytes` | 16 KiB | length of one `pattern` |
 //!
 //! The largest CRD of the corpus is 1.6 MB, has 7,965 properties in one
 //! version, nests 36 levels and has a 221-byte pattern.
+//!
+//! Nodes made by alias expansion have a bound of their own, far below
+//! `max_nodes`: the reader keeps every node an anchor may replay, at a few
+//! hundred bytes each, so an alias bomb of a few hundred bytes would
+//! otherwise grow to a gigabyte before reaching `max_nodes`. No real
+//! manifest comes near it (the corpus has no aliases at all), and 250,000
+//! replayed nodes stay within about 100 MB.
 
 use serde_json::Value;
 
@@ -34,6 +42,8 @@ pub struct Limits {
     pub max_aliases: usize,
     /// Most YAML nodes in one source, aliases expanded.
     pub max_nodes: usize,
+    /// Most YAML nodes that alias expansion may add to one source.
+    pub max_alias_nodes: usize,
     /// Most `properties` entries in one schema, over all levels.
     pub max_properties: usize,
     /// Longest accepted `pattern`, in bytes.
@@ -57,6 +67,8 @@ pub enum Limit {
     Aliases,
     /// [`Limits::max_nodes`].
     Nodes,
+    /// [`Limits::max_alias_nodes`].
+    AliasNodes,
     /// [`Limits::max_properties`].
     Properties,
     /// [`Limits::max_pattern_bytes`].
@@ -65,8 +77,15 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit.
-    pub const ALL: [Limit; 6] =
-        [Limit::InputBytes, Limit::Depth, Limit::Aliases, Limit::Nodes, Limit::Properties, Limit::PatternBytes];
+    pub const ALL: [Limit; 7] = [
+        Limit::InputBytes,
+        Limit::Depth,
+        Limit::Aliases,
+        Limit::Nodes,
+        Limit::AliasNodes,
+        Limit::Properties,
+        Limit::PatternBytes,
+    ];
 
     /// The limit's name in kebab case, as the `crd` tool's `--<name>` flag
     /// spells it: `max-input-bytes`, `max-depth`, ...
@@ -76,6 +95,7 @@ impl Limit {
             Limit::Depth => "max-depth",
             Limit::Aliases => "max-aliases",
             Limit::Nodes => "max-nodes",
+            Limit::AliasNodes => "max-alias-nodes",
             Limit::Properties => "max-properties",
             Limit::PatternBytes => "max-pattern-bytes",
         }
@@ -94,6 +114,7 @@ impl Limits {
         max_depth: 256,
         max_aliases: 10_000,
         max_nodes: 4_000_000,
+        max_alias_nodes: 250_000,
         max_properties: 100_000,
         max_pattern_bytes: 16 << 10,
     };
@@ -115,6 +136,7 @@ impl Limits {
             Limit::Depth => self.max_depth,
             Limit::Aliases => self.max_aliases,
             Limit::Nodes => self.max_nodes,
+            Limit::AliasNodes => self.max_alias_nodes,
             Limit::Properties => self.max_properties,
             Limit::PatternBytes => self.max_pattern_bytes,
         }
@@ -134,6 +156,7 @@ impl Limits {
             Limit::Depth => self.max_depth = value,
             Limit::Aliases => self.max_aliases = value,
             Limit::Nodes => self.max_nodes = value,
+            Limit::AliasNodes => self.max_alias_nodes = value,
             Limit::Properties => self.max_properties = value,
             Limit::PatternBytes => self.max_pattern_bytes = value,
         }

@@ -33,9 +33,9 @@
 //! if it had kubectl's `default`, because the server takes the namespace
 //! from the request.
 //!
-//! Ratcheting is simpler than the server's: an error is dropped when the
-//! value at its path is the same in the old object (lists are matched by
-//! index, where the server matches `map` lists by key).
+//! Ratcheting correlates old and new values as the server does
+//! ([`crate::ratchet`]: `map` lists by their keys, other lists'
+//! items not at all).
 //!
 //! Error policy: everything found in the object is a [`FieldError`] with
 //! Kubernetes' text; nothing here panics.
@@ -55,19 +55,9 @@ use crate::schema::{CustomResourceSchema, schema_for};
 use crate::structural::{Structural, new_structural};
 use crate::value_validation::Validator as ValueValidator;
 use crate::wire::JSONSchemaProps;
-use crate::yaml::Step;
-use crate::{defaulting, listtype};
+use crate::{defaulting, listtype, ratchet};
 
-/// The `scale` subresource's paths, as written in the CRD (`.spec.replicas`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scale {
-    /// `specReplicasPath`
-    pub spec_replicas_path: String,
-    /// `statusReplicasPath`
-    pub status_replicas_path: String,
-    /// `labelSelectorPath`
-    pub label_selector_path: Option<String>,
-}
+pub use crate::crd::Scale;
 
 /// What the server knows of a resource besides its schema.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -135,11 +125,7 @@ impl ResourceValidator {
     /// CRD has no such version or its schema is not structural.
     pub fn from_crd(crd: &CustomResourceDefinition, version: &str) -> Result<Self, String> {
         let spec = &crd.spec;
-        let index = spec
-            .versions
-            .iter()
-            .position(|v| v.name == version)
-            .ok_or_else(|| format!("CRD {} has no version {version:?}", crd.name))?;
+        let index = spec.served_version(version).map_err(|e| format!("CRD {} {e}", crd.metadata.name))?;
         let subresources = spec.versions[index].subresources.as_ref().or(spec.subresources.as_ref());
         let resource = Resource {
             group: spec.group.clone(),
@@ -147,10 +133,10 @@ impl ResourceValidator {
             kind: spec.names.kind.clone(),
             namespaced: spec.scope != "Cluster",
             status_subresource: spec.version_has_status(index),
-            scale: subresources.and_then(|s| s.scale.as_ref()).map(scale_of),
+            scale: subresources.and_then(|s| s.scale.clone()),
             preserve_unknown_fields: spec.preserve_unknown_fields == Some(true),
         };
-        let schema = spec.version_schema(index).map(|s| serving_schema(s, &crd.name)).transpose()?;
+        let schema = spec.version_schema(index).map(|s| serving_schema(s, &crd.metadata.name)).transpose()?;
         Ok(Self::new(Some(resource), schema))
     }
 
@@ -259,7 +245,7 @@ impl ResourceValidator {
         if let Some(values) = &self.values {
             let mut value_errors = values.validate(object, &root);
             if let Some(old) = old {
-                value_errors.retain(|e| !unchanged(&e.path, object, old));
+                value_errors.retain(|e| !ratchet::unchanged(self.schema.as_ref(), &e.path, object, old));
             }
             errors.extend(value_errors);
         }
@@ -284,7 +270,7 @@ impl ResourceValidator {
         let mut budget = crate::cel::RUNTIME_COST_BUDGET;
         let mut rule_errors = cel.validate(&Path::root(), object, old, &mut budget);
         if let Some(old) = old {
-            rule_errors.retain(|e| !unchanged(&e.path, object, old));
+            rule_errors.retain(|e| !ratchet::unchanged(self.schema.as_ref(), &e.path, object, old));
         }
         errors.extend(rule_errors);
     }
@@ -329,15 +315,6 @@ fn blocks_rules(kind: ErrorType) -> bool {
     )
 }
 
-fn scale_of(scale: &Value) -> Scale {
-    let text = |key: &str| scale.get(key).and_then(Value::as_str).map(str::to_owned);
-    Scale {
-        spec_replicas_path: text("specReplicasPath").unwrap_or_default(),
-        status_replicas_path: text("statusReplicasPath").unwrap_or_default(),
-        label_selector_path: text("labelSelectorPath"),
-    }
-}
-
 // `names.SimpleNameGenerator`: the prefix cut to 58 bytes plus five
 // random characters; a fixed suffix from the generator's alphabet stands
 // in for them.
@@ -363,12 +340,6 @@ fn type_meta(resource: &Resource, object: &Value) -> ErrorList {
     errors
 }
 
-// `NameIsDNSSubdomain`: a generated name's prefix may end in a dash.
-fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
-    let name = if prefix { name.strip_suffix('-').map(|n| format!("{n}a")) } else { None }.unwrap_or(name.to_owned());
-    names::is_dns1123_subdomain(&name)
-}
-
 // ObjectMeta checks of create, plus the immutable name and namespace of an
 // update.
 fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorList {
@@ -384,7 +355,7 @@ fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorLi
     if resource.namespaced && meta.namespace.is_empty() {
         "default".clone_into(&mut meta.namespace);
     }
-    let mut errors = objectmeta::validate_object_meta(&meta, resource.namespaced, name_is_dns_subdomain, &path);
+    let mut errors = objectmeta::validate_object_meta(&meta, resource.namespaced, &names::name_is_dns_subdomain, &path);
     if let Some(Ok(mut before)) = old.map(read) {
         if resource.namespaced && before.namespace.is_empty() {
             "default".clone_into(&mut before.namespace);
@@ -472,23 +443,6 @@ fn go_v(v: &Value) -> String {
         Value::Null => "<nil>".to_owned(),
         other => crate::gofmt::value(other),
     }
-}
-
-// Whether the value at `path` is the same in `object` and `old`.
-fn unchanged(path: &Path, object: &Value, old: &Value) -> bool {
-    match (lookup(path, object), lookup(path, old)) {
-        (Some(new), Some(old)) => new == old,
-        _ => false,
-    }
-}
-
-// The value at `path`; an index into an object is a map key.
-fn lookup<'v>(path: &Path, value: &'v Value) -> Option<&'v Value> {
-    path.steps().iter().try_fold(value, |current, step| match (step, current) {
-        (Step::Key(key), _) => current.get(key.as_str()),
-        (Step::Index(index), Value::Array(items)) => items.get(*index),
-        (Step::Index(index), _) => current.get(index.to_string().as_str()),
-    })
 }
 
 /// The errors of a value the API server would refuse
@@ -713,7 +667,7 @@ mod tests {
     #[test]
     fn generated_names_are_bounded() {
         assert_eq!(generate_name(&"é".repeat(40)).len(), 58 + 5);
-        assert_eq!(name_is_dns_subdomain("ab-", true), Vec::<String>::new());
-        assert!(!name_is_dns_subdomain("ab-", false).is_empty());
+        assert_eq!(names::name_is_dns_subdomain("ab-", true), Vec::<String>::new());
+        assert!(!names::name_is_dns_subdomain("ab-", false).is_empty());
     }
 }

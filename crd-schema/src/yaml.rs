@@ -185,7 +185,7 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-fn options(limits: &Limits) -> serde_saphyr::Options {
+fn options(limits: &Limits, duplicate_keys: serde_saphyr::DuplicateKeyPolicy) -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     let mut budget = Budget::default();
     budget.max_depth = limits.max_depth;
@@ -199,10 +199,10 @@ fn options(limits: &Limits) -> serde_saphyr::Options {
     budget.max_anchors = limits.max_aliases;
     budget.max_total_scalar_bytes = limits.max_input_bytes;
     budget.max_recorded_anchor_bytes = limits.max_input_bytes;
-    budget.max_recorded_anchor_events = limits.max_nodes;
+    budget.max_recorded_anchor_events = limits.max_alias_nodes;
     options.budget = Some(budget);
-    options.alias_limits.max_total_replayed_events = limits.max_nodes;
-    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
+    options.alias_limits.max_total_replayed_events = limits.max_alias_nodes;
+    options.duplicate_keys = duplicate_keys;
     options.legacy_octal_numbers = true;
     options.strict_booleans = false;
     options.with_snippet = false;
@@ -214,11 +214,20 @@ fn position(span: &Spanned<impl Sized>) -> Position {
     Position { line: location.line(), column: location.column() }
 }
 
-/// Converts a node to JSON, recording positions. Depth is bounded by the
-/// reader's budget, so the recursion is bounded too.
-fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> Value {
+/// Two keys of one mapping that are the same key once read.
+#[derive(Debug)]
+struct DuplicateKey {
+    key: String,
+    at: Position,
+    first: Position,
+}
+
+/// Converts a node to JSON, recording positions; a key that a mapping
+/// already holds is an error, never a silently dropped value. Depth is
+/// bounded by the reader's budget, so the recursion is bounded too.
+fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> std::result::Result<Value, DuplicateKey> {
     spans.values.insert(path.clone(), position(&node));
-    match node.value {
+    Ok(match node.value {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(b),
         Node::Number(n) => Value::Number(n),
@@ -227,21 +236,42 @@ fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> Valu
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.into_iter().enumerate() {
                 path.push(Step::Index(i));
-                out.push(convert(item, path, spans));
+                out.push(convert(item, path, spans)?);
                 path.pop();
             }
             Value::Array(out)
         }
         Node::Map(entries) => {
             let mut out = Map::with_capacity(entries.len());
+            let mut first = HashMap::with_capacity(entries.len());
             for (key, value) in entries {
+                let at = position(&key);
+                if let Some(&first) = first.get(&key.value.0) {
+                    return Err(DuplicateKey { key: key.value.0, at, first });
+                }
+                first.insert(key.value.0.clone(), at);
                 path.push(Step::Key(key.value.0.clone()));
-                out.insert(key.value.0, convert(value, path, spans));
+                out.insert(key.value.0, convert(value, path, spans)?);
                 path.pop();
             }
             Value::Object(out)
         }
+    })
+}
+
+/// The documents of a parsed source as JSON with positions.
+fn documents(nodes: Vec<Option<Spanned<Node>>>) -> std::result::Result<Vec<Document>, DuplicateKey> {
+    let mut documents = Vec::new();
+    for node in nodes.into_iter().flatten() {
+        if matches!(node.value, Node::Null) {
+            continue;
+        }
+        let start = position(&node);
+        let mut spans = Spans::default();
+        let value = convert(node, &mut Vec::new(), &mut spans)?;
+        documents.push(Document { index: documents.len(), start, value, spans });
     }
+    Ok(documents)
 }
 
 /// Parses every document of `text` within the default [`Limits`]. Empty
@@ -256,19 +286,65 @@ pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<V
     if text.len() > limits.max_input_bytes {
         return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", text.len())));
     }
-    let nodes: Vec<Option<Spanned<Node>>> =
-        serde_saphyr::from_multiple_with_options(text, options(limits)).map_err(|e| syntax_error(file, &e, limits))?;
-    let mut documents = Vec::new();
-    for node in nodes.into_iter().flatten() {
-        if matches!(node.value, Node::Null) {
-            continue;
-        }
-        let start = position(&node);
-        let mut spans = Spans::default();
-        let value = convert(node, &mut Vec::new(), &mut spans);
-        documents.push(Document { index: documents.len(), start, value, spans });
+    let parse = |policy| serde_saphyr::from_multiple_with_options(text, options(limits, policy));
+    match parse(serde_saphyr::DuplicateKeyPolicy::Error) {
+        // Keys spelt alike are caught by the reader, keys spelt apart that
+        // read the same (`on` and `yes` are both `true` in YAML 1.1) here.
+        Ok(nodes) => documents(nodes).map_err(|d| duplicate_key_error(file, &d, true)),
+        Err(e) => match duplicate_mapping_key(&e) {
+            // The reader names only the second key: read again keeping
+            // both, to say where the first one is.
+            Some((key, at)) => {
+                let kept = parse(serde_saphyr::DuplicateKeyPolicy::LastWins).ok().map(documents);
+                let duplicate = match kept {
+                    Some(Err(duplicate)) => duplicate,
+                    _ => DuplicateKey { key, first: at, at },
+                };
+                Err(duplicate_key_error(file, &duplicate, false))
+            }
+            None => Err(syntax_error(file, &e, limits)),
+        },
     }
-    Ok(documents)
+}
+
+/// The key and position of the reader's duplicate-key error, if `e` is one.
+fn duplicate_mapping_key(e: &serde_saphyr::Error) -> Option<(String, Position)> {
+    match e {
+        serde_saphyr::Error::DuplicateMappingKey { key, location } => Some((
+            key.clone().unwrap_or_else(|| "?".to_owned()),
+            Position { line: location.line(), column: location.column() },
+        )),
+        serde_saphyr::Error::WithSnippet { error, .. } | serde_saphyr::Error::AliasError { error, .. } => {
+            duplicate_mapping_key(error)
+        }
+        _ => None,
+    }
+}
+
+// What the API server's reader refuses too (`sigs.k8s.io/yaml` rejects
+// duplicate keys after resolving them to strings), with what to do.
+fn duplicate_key_error(file: &str, d: &DuplicateKey, spelt_apart: bool) -> Error {
+    let DuplicateKey { key, at, first } = d;
+    let first = if first == at { String::new() } else { format!(", first at {first}") };
+    let advice = if spelt_apart {
+        let example = match key.as_str() {
+            "true" | "false" => " (`on`, `yes` and `true` are one key, as are `off`, `no` and `false`)",
+            "null" => " (`~`, `null` and `Null` are one key)",
+            _ => "",
+        };
+        format!(
+            "the two keys are written differently but YAML 1.1 reads both as {key:?}{example}; quote them to keep \
+             them apart"
+        )
+    } else {
+        "a mapping holds each key once; remove or rename one".to_owned()
+    };
+    Error::Syntax {
+        file: file.to_owned(),
+        line: at.line,
+        column: at.column,
+        message: format!("duplicate key {key:?} at {at}{first}: {advice}"),
+    }
 }
 
 fn syntax_error(file: &str, e: &serde_saphyr::Error, limits: &Limits) -> Error {
@@ -299,7 +375,7 @@ fn budget_breach(e: &serde_saphyr::Error) -> Option<(Limit, String)> {
             return budget_breach(error);
         }
         serde_saphyr::Error::AliasReplayLimitExceeded { total_replayed_events, .. } => {
-            return Some((Limit::Nodes, format!("{total_replayed_events} nodes from alias expansion")));
+            return Some((Limit::AliasNodes, format!("{total_replayed_events} nodes from alias expansion")));
         }
         serde_saphyr::Error::AliasExpansionLimitExceeded { expansions, .. } => {
             return Some((Limit::Aliases, format!("{expansions} expansions of one anchor")));
@@ -318,7 +394,7 @@ fn budget_breach(e: &serde_saphyr::Error) -> Option<(Limit, String)> {
         }
         B::Nodes { nodes } => (Limit::Nodes, format!("{nodes} nodes after alias expansion")),
         B::RecordedAnchorEvents { recorded_anchor_events } => {
-            (Limit::Nodes, format!("{recorded_anchor_events} nodes recorded for alias expansion"))
+            (Limit::AliasNodes, format!("{recorded_anchor_events} nodes recorded for alias expansion"))
         }
         B::Events { events } => (Limit::Nodes, format!("{events} parser events after alias expansion")),
         B::Documents { documents } => (Limit::Nodes, format!("{documents} documents")),
@@ -356,10 +432,34 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_keys_are_errors() {
-        let err = parse_documents("t.yaml", "a: 1\na: 2\n").unwrap_err();
-        let Error::Syntax { line, .. } = err else { panic!("{err}") };
-        assert_eq!(line, 2);
+    fn duplicate_keys_are_errors_naming_both() {
+        let err = parse_documents("t.yaml", "spec:\n  versions: []\n  group: g\n  versions: [v1]\n").unwrap_err();
+        let Error::Syntax { line, column, message, .. } = &err else { panic!("{err}") };
+        assert_eq!((*line, *column), (4, 3));
+        assert_eq!(
+            message,
+            "duplicate key \"versions\" at 4:3, first at 2:3: a mapping holds each key once; remove or rename one"
+        );
+        let err = parse_documents("t.json", "{\"a\": 1, \"a\": 2}").unwrap_err();
+        assert!(err.to_string().contains("duplicate key \"a\" at 1:10, first at 1:2"), "{err}");
+    }
+
+    #[test]
+    fn keys_that_read_the_same_are_duplicates_too() {
+        // YAML 1.1: `on` and `yes` are both `true`, so the second would
+        // silently replace the first.
+        let err = parse_documents("t.yaml", "on: push\nyes: pull\n").unwrap_err();
+        let Error::Syntax { line, message, .. } = &err else { panic!("{err}") };
+        assert_eq!(*line, 2);
+        assert!(
+            message.starts_with("duplicate key \"true\" at 2:1, first at 1:1: the two keys are written"),
+            "{message}"
+        );
+        // Integer keys the reader compares by value; it names the second.
+        let err = parse_documents("t.yaml", "a:\n  1: x\n  0x1: y\n").unwrap_err();
+        assert!(err.to_string().contains("duplicate key \"0x1\" at 3:3: a mapping holds"), "{err}");
+        // Quoted, they stay apart.
+        assert_eq!(one("\"on\": push\n\"yes\": pull\n"), json!({"on": "push", "yes": "pull"}));
     }
 
     #[test]
@@ -426,10 +526,20 @@ mod tests {
         let (limit, message) = limit_error("[1, 2, 3, 4, 5, 6]", &Limits { max_nodes: 5, ..defaults });
         assert_eq!(limit, Limit::Nodes);
         assert!(message.contains("(max-nodes)"), "{message}");
+
+        // Two aliases of a six-node anchor replay twelve nodes.
+        let replayed = "a: &x [1, 2, 3, 4, 5]
+b: *x
+c: *x
+";
+        parse_documents_with("t.yaml", replayed, &Limits { max_alias_nodes: 16, ..defaults }).unwrap();
+        let (limit, message) = limit_error(replayed, &Limits { max_alias_nodes: 8, ..defaults });
+        assert_eq!(limit, Limit::AliasNodes);
+        assert!(message.contains("more than the limit of 8 (max-alias-nodes)"), "{message}");
     }
 
     #[test]
-    fn alias_bombs_stop_at_the_node_limit() {
+    fn alias_bombs_stop_at_the_alias_node_limit() {
         // "Billion laughs": nine levels of ten aliases each expand to 10^9
         // nodes.
         let mut text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n".to_owned();
@@ -439,7 +549,7 @@ mod tests {
         }
         let err = parse_documents("t.yaml", &text).unwrap_err();
         let Error::Limit { limit, .. } = err else { panic!("{err}") };
-        assert!(matches!(limit, Limit::Nodes | Limit::Aliases), "{err}");
+        assert!(matches!(limit, Limit::AliasNodes | Limit::Aliases), "{err}");
         assert!(err.to_string().starts_with("t.yaml:"), "{err}");
     }
 }

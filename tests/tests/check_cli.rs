@@ -189,7 +189,7 @@ fn alias_bomb_is_refused_quickly() {
     let file = write(&dir, "bomb.yaml", text.as_bytes());
     let (code, _, err) = crd(&["check", &file]);
     assert_eq!(code, 2);
-    assert!(err.contains(&format!("error: {file}:")) && err.contains("(max-nodes)"), "{err}");
+    assert!(err.contains(&format!("error: {file}:")) && err.contains("(max-alias-nodes)"), "{err}");
 }
 
 #[test]

@@ -31,7 +31,14 @@ fn every_corpus_sample_goes_through_its_crd() {
             let mut args = vec!["prune", "--format", "json", "--crd", crd_file.to_str().expect("path")];
             args.extend(samples.iter().map(String::as_str));
             let (code, out, err) = crd(&args);
-            assert_eq!(code, 0, "{}: {err}", sample_dir.display());
+            // One sample is of a version its CRD no longer serves: the
+            // API server refuses it, and so does prune (the others go on).
+            if sample_dir.ends_with("clusterexternalsecrets.external-secrets.io") {
+                assert_eq!(code, 1, "{err}");
+                assert!(err.contains("2.yaml:1:1: ClusterExternalSecret/?: CRD clusterexternalsecrets.external-secrets.io does not serve version \"v1beta1\" (served: v1)"), "{err}");
+            } else {
+                assert_eq!(code, 0, "{}: {err}", sample_dir.display());
+            }
             for line in out.lines() {
                 let object: Value = serde_json::from_str(line).expect("one JSON object per line");
                 assert!(object["apiVersion"].is_string() && object["kind"].is_string(), "{line}");
@@ -39,7 +46,7 @@ fn every_corpus_sample_goes_through_its_crd() {
             }
         }
     }
-    assert_eq!(objects, 419);
+    assert_eq!(objects, 418);
 }
 
 const CRD: &str = "apiVersion: apiextensions.k8s.io/v1

@@ -32,6 +32,7 @@ const NO_NAME: &str = "no metadata.name: a snippet that leaves naming to its cha
 const MISSING_REQUIRED: &str = "the example omits a field the schema requires";
 const ONE_OF_MANY: &str = "lists several alternatives (providers, generators) where the schema allows one per object";
 const ONE_OF: &str = "matches none, or two, of the schema's oneOf alternatives";
+const UNSERVED: &str = "an object of a version the CRD still lists but no longer serves (`served: false`)";
 const EMPTY_PLACEHOLDER: &str = "a placeholder left empty where the schema needs at least one character";
 
 /// The corpus samples the API server rejects: `(sample, error it must
@@ -67,8 +68,8 @@ const EXPECTED_REJECTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "external-secrets__external-secrets/clusterexternalsecrets.external-secrets.io/2.yaml",
-        "metadata.name: Required value",
-        NO_NAME,
+        "does not serve version \"v1beta1\" (served: v1)",
+        UNSERVED,
     ),
     (
         "external-secrets__external-secrets/clustergenerators.generators.external-secrets.io/2.yaml",
@@ -487,5 +488,69 @@ fn crd_check_reports_rules_that_do_not_compile() {
             "openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: Invalid value: "
         ) && text.contains("messageExpression must evaluate to a string"),
         "{text}"
+    );
+}
+
+/// Updates ratchet as the server does: items of a `map` list correlate by
+/// their keys, so reordering keeps an unchanged invalid item ratcheted,
+/// while items of other lists correlate only as the whole list.
+#[test]
+fn map_list_items_ratchet_by_key_when_reordered() {
+    let dir = scratch("ratchet");
+    let crds = write(
+        &dir,
+        "crd.yaml",
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: bars.example.com}
+spec:
+  group: example.com
+  names: {kind: Bar, plural: bars}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer, maximum: 100}
+              tags:
+                type: array
+                items: {type: string, maxLength: 3}
+",
+    );
+    let object = |ports: &str, tags: &str| {
+        format!(
+            "apiVersion: example.com/v1\nkind: Bar\nmetadata: {{name: b}}\nspec: {{ports: {ports}, tags: {tags}}}\n"
+        )
+    };
+    let old = write(&dir, "old.yaml", &object("[{name: a, port: 999}, {name: b, port: 1}]", "[toolong]"));
+    let reordered = write(&dir, "new.yaml", &object("[{name: b, port: 1}, {name: a, port: 999}]", "[toolong]"));
+    let (code, out, _) = crd(&["validate", "--crd", &crds, "--old", &old, &reordered]);
+    assert_eq!(code, 0, "{out}");
+
+    let changed = write(&dir, "changed.yaml", &object("[{name: b, port: 1}, {name: a, port: 998}]", "[toolong, ok]"));
+    let (code, out, _) = crd(&["validate", "--format", "json", "--crd", &crds, "--old", &old, &changed]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        reports(&out)[0]["errors"],
+        serde_json::json!([
+            "spec.ports[1].port: Invalid value: 998: spec.ports[1].port in body should be less than or equal to 100",
+            "spec.tags[0]: Too long: may not be more than 3 bytes"
+        ])
     );
 }

@@ -641,12 +641,13 @@ fn run(args: &Args) -> Result<String, ExplainError> {
     let (crd, fields) = find_resource(&crds, &args.resource).map_err(plain)?;
     let spec = &crd.spec;
     let version = match &args.version {
-        Some(v) if spec.versions.iter().any(|s| s.served && &s.name == v) => v.as_str(),
+        Some(v) if spec.served_version(v).is_ok() => v.as_str(),
         Some(v) => {
             let (group, plural) = (&spec.group, &spec.names.plural);
             return Err(plain(format!("couldn't find resource for \"{group}/{v}, Resource={plural}\"")));
         }
-        None => openapi::preferred_version(spec).ok_or_else(|| plain(format!("CRD {} serves no version", crd.name)))?,
+        None => openapi::preferred_version(spec)
+            .ok_or_else(|| plain(format!("CRD {} serves no version", crd.metadata.name)))?,
     };
     let document = openapi::document(std::slice::from_ref(spec), version, Format::V3).map_err(plain)?;
     render(&document, (&spec.group, version, &spec.names.kind), &fields, args.recursive)
@@ -670,7 +671,7 @@ fn find_resource<'c>(
         [&n.plural, &n.singular, &n.kind].into_iter().chain(&n.short_names).any(|s| s.to_lowercase() == name)
     };
     let found: Vec<&CustomResourceDefinition> =
-        crds.iter().filter(|c| c.spec.versions.iter().any(|v| v.served) && names(c)).collect();
+        crds.iter().filter(|c| c.spec.served_versions().next().is_some() && names(c)).collect();
     for crd in &found {
         let group_resource = match crd.spec.group.as_str() {
             "" => crd.spec.names.plural.clone(),

@@ -50,6 +50,7 @@ limits (every command; a larger input is an error naming the file, the place and
   --max-depth N          deepest nesting of a document (default 256, at most 1024)
   --max-aliases N        most YAML aliases and anchors in a file (default 10000)
   --max-nodes N          most YAML nodes in a file, aliases expanded (default 4000000)
+  --max-alias-nodes N    most YAML nodes that alias expansion adds to a file (default 250000)
   --max-properties N     most properties in one schema, all levels (default 100000)
   --max-pattern-bytes N  longest `pattern` of a schema (default 16384)
 

@@ -80,8 +80,8 @@ fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stri
         None => crds.iter().find_map(|c| preferred_version(&c.spec)).ok_or_else(|| none_served(&crds))?.to_owned(),
     };
     for crd in &crds {
-        if !crd.spec.versions.iter().any(|v| v.served && v.name == version) {
-            writeln!(err, "note: {} does not serve version {version}; left out", crd.name)
+        if crd.spec.served_version(&version).is_err() {
+            writeln!(err, "note: {} does not serve version {version}; left out", crd.metadata.name)
                 .map_err(|e| e.to_string())?;
         }
     }
@@ -100,7 +100,7 @@ fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stri
 /// field of each CRD that says so.
 fn none_served(crds: &[CustomResourceDefinition]) -> String {
     let group = crds.first().map_or("", |c| c.spec.group.as_str());
-    let fields: Vec<String> = crds.iter().map(|c| format!("{} spec.versions", c.name)).collect();
+    let fields: Vec<String> = crds.iter().map(|c| format!("{} spec.versions", c.metadata.name)).collect();
     format!("no CRD of group {group} serves any version (no `served: true` in {})", fields.join(", "))
 }
 
@@ -127,16 +127,15 @@ fn of_group(crds: Vec<CustomResourceDefinition>, group: Option<&str>) -> Result<
 /// `version` when some CRD of the group serves it; otherwise an error
 /// that lists the served versions.
 fn check_version(crds: &[CustomResourceDefinition], version: &str) -> Result<String, String> {
-    let versions = || crds.iter().flat_map(|c| &c.spec.versions);
-    if versions().any(|v| v.served && v.name == version) {
+    if crds.iter().any(|c| c.spec.served_version(version).is_ok()) {
         return Ok(version.to_owned());
     }
-    let mut served: Vec<&str> = versions().filter(|v| v.served).map(|v| v.name.as_str()).collect();
+    let mut served: Vec<&str> = crds.iter().flat_map(|c| c.spec.served_versions()).collect();
     served.sort_unstable();
     served.dedup();
     let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
     let group = crds.first().map_or("", |c| c.spec.group.as_str());
-    if versions().any(|v| v.name == version) {
+    if crds.iter().flat_map(|c| &c.spec.versions).any(|v| v.name == version) {
         Err(format!("version {version} of group {group} is not served (served versions: {served})"))
     } else {
         Err(format!("no CRD of group {group} has version {version} (served versions: {served})"))

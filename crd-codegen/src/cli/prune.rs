@@ -82,11 +82,12 @@ fn resolve(
         return Ok(Err(format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})")));
     };
     let wanted = version.unwrap_or(object_version);
-    let Some(index) = crd.spec.versions.iter().position(|v| v.name == wanted) else {
-        return Ok(Err(format!("CRD {} has no version {wanted:?}", crd.name)));
+    let index = match crd.spec.served_version(wanted) {
+        Ok(index) => index,
+        Err(e) => return Ok(Err(format!("CRD {} {e}", crd.metadata.name))),
     };
     Ok(Ok(Resolved {
-        schema: crd.spec.version_schema(index).map(|s| serving_schema(s, &crd.name)).transpose()?,
+        schema: crd.spec.version_schema(index).map(|s| serving_schema(s, &crd.metadata.name)).transpose()?,
         preserve_unknown_fields: crd.spec.preserve_unknown_fields == Some(true),
     }))
 }
@@ -215,7 +216,7 @@ mod tests {
         let err = resolve(&crds, &object("example.com/v1"), None).err().unwrap();
         assert!(err.starts_with("widgets.example.com: schema is not structural"), "{err}");
         let fits_none = resolve(&crds, &object("example.com/v2"), None).unwrap().err().unwrap();
-        assert_eq!(fits_none, "CRD widgets.example.com has no version \"v2\"");
+        assert_eq!(fits_none, "CRD widgets.example.com has no version \"v2\" (served: v1)");
     }
 
     #[test]

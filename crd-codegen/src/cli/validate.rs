@@ -187,11 +187,9 @@ impl Validators {
         let key = (index, version.to_owned());
         if !self.prepared.contains_key(&key) {
             let crd = &self.crds[index];
-            if !crd.spec.versions.iter().any(|v| v.name == version) {
+            if let Err(e) = crd.spec.served_version(version) {
                 let mut report = blank(file, doc, Status::Invalid);
-                let served: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
-                let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
-                let message = format!("apiVersion: CRD {} has no version {version:?} (it has {served})", crd.name);
+                let message = format!("apiVersion: CRD {} {e}", crd.metadata.name);
                 report.errors.push((message, doc.spans.nearest(&[Step::Key("apiVersion".into())])));
                 return Ok(report);
             }

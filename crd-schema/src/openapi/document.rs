@@ -45,8 +45,7 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
     let group = single_group(crds)?;
     let serving: Vec<&CrdSpec> = crds.iter().filter(|c| serves(c, version)).collect();
     if serving.is_empty() {
-        let served: BTreeSet<&str> =
-            crds.iter().flat_map(|c| &c.versions).filter(|v| v.served).map(|v| v.name.as_str()).collect();
+        let served: BTreeSet<&str> = crds.iter().flat_map(CrdSpec::served_versions).collect();
         let served: Vec<&str> = served.into_iter().collect();
         return Err(format!(
             "no CRD of group {group} serves version {version:?} (served versions: {})",
@@ -124,7 +123,7 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
 /// Kubernetes' version priority (GA before beta before alpha, higher
 /// numbers first, then other names alphabetically).
 pub fn preferred_version(spec: &CrdSpec) -> Option<&str> {
-    spec.versions.iter().filter(|v| v.served).map(|v| v.name.as_str()).min_by(|a, b| version_order(a, b))
+    spec.served_versions().min_by(|a, b| version_order(a, b))
 }
 
 /// Kubernetes' `CompareKubeAwareVersionStrings`, as an ordering where the
@@ -173,7 +172,7 @@ fn single_group(crds: &[CrdSpec]) -> Result<&str, String> {
 }
 
 fn serves(spec: &CrdSpec, version: &str) -> bool {
-    spec.versions.iter().any(|v| v.served && v.name == version)
+    spec.served_version(version).is_ok()
 }
 
 /// The subresources of `version`: its own, or the hoisted ones
