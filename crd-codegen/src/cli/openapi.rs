@@ -12,7 +12,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::CustomResourceDefinition;
+use crd_schema::crd::{CrdSpec, CustomResourceDefinition};
 use crd_schema::openapi::{Format, document, preferred_version};
 
 use super::flag_value;
@@ -130,10 +130,7 @@ fn check_version(crds: &[CustomResourceDefinition], version: &str) -> Result<Str
     if crds.iter().any(|c| c.spec.served_version(version).is_ok()) {
         return Ok(version.to_owned());
     }
-    let mut served: Vec<&str> = crds.iter().flat_map(|c| c.spec.served_versions()).collect();
-    served.sort_unstable();
-    served.dedup();
-    let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
+    let served = CrdSpec::served_by_any(crds.iter().map(|c| &c.spec));
     let group = crds.first().map_or("", |c| c.spec.group.as_str());
     if crds.iter().flat_map(|c| &c.spec.versions).any(|v| v.name == version) {
         Err(format!("version {version} of group {group} is not served (served versions: {served})"))

@@ -275,13 +275,19 @@ impl CrdSpec {
     /// has no endpoint for it. The error (to follow the CRD's name) says
     /// which versions are served.
     pub fn served_version(&self, name: &str) -> Result<usize, String> {
-        let served: Vec<&str> = self.served_versions().collect();
-        let served = if served.is_empty() { "none".to_owned() } else { served.join(", ") };
+        let served = version_list(self.served_versions());
         match self.versions.iter().position(|v| v.name == name) {
             Some(i) if self.versions[i].served => Ok(i),
             Some(_) => Err(format!("does not serve version {name:?} (served: {served})")),
             None => Err(format!("has no version {name:?} (served: {served})")),
         }
+    }
+
+    /// Every version that one of `specs` serves, sorted and listed as
+    /// errors name them (`v1, v1beta1`, or `none`).
+    pub fn served_by_any<'a>(specs: impl IntoIterator<Item = &'a CrdSpec>) -> String {
+        let served: std::collections::BTreeSet<&str> = specs.into_iter().flat_map(CrdSpec::served_versions).collect();
+        version_list(served)
     }
 
     /// Reads a spec written in the internal layout (the conformance data's
@@ -313,4 +319,10 @@ impl CustomResourceDefinition {
     pub fn is_established(&self) -> bool {
         self.status.conditions.iter().any(|c| c.type_ == "Established" && c.status == "True")
     }
+}
+
+// Version names as errors list them: comma-separated, `none` for none.
+fn version_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    if names.is_empty() { "none".to_owned() } else { names.join(", ") }
 }

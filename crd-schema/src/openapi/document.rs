@@ -45,12 +45,8 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
     let group = single_group(crds)?;
     let serving: Vec<&CrdSpec> = crds.iter().filter(|c| serves(c, version)).collect();
     if serving.is_empty() {
-        let served: BTreeSet<&str> = crds.iter().flat_map(CrdSpec::served_versions).collect();
-        let served: Vec<&str> = served.into_iter().collect();
-        return Err(format!(
-            "no CRD of group {group} serves version {version:?} (served versions: {})",
-            if served.is_empty() { "none".to_owned() } else { served.join(", ") }
-        ));
+        let served = CrdSpec::served_by_any(crds);
+        return Err(format!("no CRD of group {group} serves version {version:?} (served versions: {served})"));
     }
     let v2 = format == Format::V2;
     let options = Options { v2, include_selectable_fields: true };
