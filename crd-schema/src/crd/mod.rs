@@ -233,6 +233,21 @@ pub struct CustomResourceDefinition {
 }
 
 impl CrdSpec {
+    /// The `validation` block that applies to the version named `name`, as
+    /// the API server looks it up (`GetSchemaForVersion`): the top-level
+    /// one when no version has its own (whatever the name), else that
+    /// version's own (`Some(None)` when it has none). `None` when the spec
+    /// has both kinds or no version of that name.
+    pub fn validation_for_version(&self, name: &str) -> Option<Option<&CustomResourceValidation>> {
+        if self.versions.iter().all(|v| v.schema.is_none()) {
+            return Some(self.validation.as_ref());
+        }
+        if self.validation.is_some() {
+            return None;
+        }
+        self.versions.iter().find(|v| v.name == name).map(|v| v.schema.as_ref())
+    }
+
     /// The schema that applies to version `i` (its own or the hoisted one).
     pub fn version_schema(&self, i: usize) -> Option<&JSONSchemaProps> {
         let own = self.versions.get(i).and_then(|v| v.schema.as_ref());

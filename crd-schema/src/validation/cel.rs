@@ -31,7 +31,7 @@ pub(super) struct RuleCompilation {
 /// type, returning one result per rule, or `None` when the rules were not
 /// compiled (without the `cel` feature).
 #[cfg(not(feature = "cel"))]
-fn compile_rules(_schema: &JSONSchemaProps, _p: &Path, _cardinality: Option<u64>) -> Option<Vec<RuleCompilation>> {
+fn compile_rules(_: &JSONSchemaProps, _: &Path, _: Option<u64>, _: bool) -> Option<Vec<RuleCompilation>> {
     None
 }
 
@@ -50,11 +50,16 @@ fn compile_rules(_schema: &JSONSchemaProps, _p: &Path, _cardinality: Option<u64>
 /// (`cardinality`, `None` when an ancestor list or map is unbounded; then
 /// what fits into one request); above the limit of one expression it is
 /// `<r>.rule: Forbidden: estimated rule cost exceeds budget by factor of
-/// ...`. A `messageExpression` has the same limit, unscaled. The
-/// exemption of expressions that an update leaves unchanged is not
-/// reproduced.
+/// ...`. A `messageExpression` has the same limit, unscaled. Neither limit
+/// applies when `limit_each` is false (a version an update leaves
+/// unchanged); the costs still count towards the schema's total.
 #[cfg(feature = "cel")]
-fn compile_rules(schema: &JSONSchemaProps, p: &Path, cardinality: Option<u64>) -> Option<Vec<RuleCompilation>> {
+fn compile_rules(
+    schema: &JSONSchemaProps,
+    p: &Path,
+    cardinality: Option<u64>,
+    limit_each: bool,
+) -> Option<Vec<RuleCompilation>> {
     let structural = crate::structural::new_structural(schema).ok()?;
     let is_root = matches!(p.last(), Some(crate::field::PathElement::Name(n)) if n == "openAPIV3Schema");
     let rules = schema.x_validations.as_deref().unwrap_or_default();
@@ -76,7 +81,7 @@ fn compile_rules(schema: &JSONSchemaProps, p: &Path, cardinality: Option<u64>) -
             let mut errors = ErrorList::new();
             let mut costs = Vec::new();
             let cost = c.max_cost.saturating_mul(cardinality);
-            if cost > STATIC_ESTIMATED_COST_LIMIT {
+            if limit_each && cost > STATIC_ESTIMATED_COST_LIMIT {
                 let detail = cost_error_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT);
                 errors.push(FieldError::forbidden(&r.child("rule"), detail));
             }
@@ -89,7 +94,7 @@ fn compile_rules(schema: &JSONSchemaProps, p: &Path, cardinality: Option<u64>) -
                 errors.push(FieldError::invalid_rendered(&at, go_rule_dump(&c.rule), detail.as_str()));
             } else if c.message_expression.is_some() {
                 let cost = c.message_expression_max_cost;
-                if cost > STATIC_ESTIMATED_COST_LIMIT {
+                if limit_each && cost > STATIC_ESTIMATED_COST_LIMIT {
                     let what = "estimated messageExpression cost";
                     let detail = cost_error_message(what, cost, STATIC_ESTIMATED_COST_LIMIT);
                     errors.push(FieldError::forbidden(&r.child("messageExpression"), detail));
@@ -266,16 +271,20 @@ fn go_rule_dump(rule: &crate::wire::ValidationRule) -> String {
 /// The CEL errors of the rules of `schema` (at path `p`), and the costs of
 /// its expressions. `uncorrelatable` is the highest ancestor whose children
 /// cannot be correlated between an old and a new object, if any;
-/// `cardinality` how often the node can occur ([`max_cardinality`]).
-/// Called only where CEL checks apply: the schema is structural and this
+/// `cardinality` how often the node can occur ([`max_cardinality`]);
+/// `limit_each` whether the per-expression cost limit applies. Called only
+/// where CEL checks apply: the schema is structural and this
 /// node and everything below it produced no schema errors.
 pub(super) fn rule_errors(
     schema: &JSONSchemaProps,
     p: &Path,
     uncorrelatable: Option<&Path>,
     cardinality: Option<u64>,
+    limit_each: bool,
 ) -> (ErrorList, Vec<ExpressionCost>) {
-    let Some(compiled) = compile_rules(schema, p, cardinality) else { return (ErrorList::new(), Vec::new()) };
+    let Some(compiled) = compile_rules(schema, p, cardinality, limit_each) else {
+        return (ErrorList::new(), Vec::new());
+    };
     let mut errors: ErrorList = compiled.iter().flat_map(|c| c.errors.iter().cloned()).collect();
     errors.extend(old_self_errors(schema, p, &compiled, uncorrelatable));
     (errors, compiled.into_iter().flat_map(|c| c.costs).collect())
@@ -341,7 +350,7 @@ mod tests {
         let schema =
             JSONSchemaProps::from_value(&json!({"type": "string", "x-kubernetes-validations": [{"rule": "1"}]}))
                 .unwrap();
-        assert!(rule_errors(&schema, &Path::new("s"), None, Some(1)).0.is_empty());
+        assert!(rule_errors(&schema, &Path::new("s"), None, Some(1), true).0.is_empty());
     }
 
     #[cfg(feature = "cel")]
@@ -357,7 +366,7 @@ mod tests {
             {"rule": "self == oldSelf.orValue('')", "optionalOldSelf": true}, {"rule": "self.size() > 1"}]}))
         .unwrap();
         let p = Path::new("s");
-        let errors = texts(&rule_errors(&schema, &p, Some(&Path::new("u")), Some(1)).0);
+        let errors = texts(&rule_errors(&schema, &p, Some(&Path::new("u")), Some(1), true).0);
         assert_eq!(errors.len(), 3, "{errors:?}");
         assert!(errors[0].starts_with(
             "s.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self == true\""
@@ -381,7 +390,7 @@ mod tests {
             {"rule": "true", "messageExpression": "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]"}]}))
         .unwrap();
         let at = Path::new("spec").child("validation").child("openAPIV3Schema").child("properties").key("f");
-        let (errors, costs) = rule_errors(&schema, &at, None, Some(1));
+        let (errors, costs) = rule_errors(&schema, &at, None, Some(1), true);
         assert_eq!(
             texts(&errors),
             [
@@ -391,6 +400,9 @@ mod tests {
         );
         assert_eq!(costs.len(), 3, "the rules and the message expression");
         assert_eq!(cost_error_message("c", 25, 10).split(" (").next(), Some("c exceeds budget by factor of 2.5x"));
+        let (errors, unlimited) = rule_errors(&schema, &at, None, Some(1), false);
+        assert!(errors.is_empty(), "an unchanged version has no per-expression limit: {errors:?}");
+        assert_eq!(unlimited, costs, "its costs still count towards the total");
     }
 
     #[cfg(feature = "cel")]
@@ -401,13 +413,13 @@ mod tests {
             "x-kubernetes-validations": [{"rule": "self.contains('keyword')"}]}))
         .unwrap();
         let p = Path::new("s");
-        let cost = |cardinality| rule_errors(&schema, &p, None, cardinality).1[0].cost;
+        let cost = |cardinality| rule_errors(&schema, &p, None, cardinality, true).1[0].cost;
         assert_eq!(cost(Some(1)), 2001);
         assert_eq!(cost(Some(0)), 0);
         assert_eq!(cost(Some(u64::MAX)), u64::MAX);
         // Unbounded: a request of 3 MiB over the 3 bytes of `"",`.
         assert_eq!(cost(None), 2001 * (3 * 1024 * 1024 / 3));
-        let (errors, _) = rule_errors(&schema, &p, None, Some(5000));
+        let (errors, _) = rule_errors(&schema, &p, None, Some(5000), true);
         assert_eq!(texts(&errors).len(), 1, "10,005,000 is over the limit");
     }
 
@@ -526,7 +538,7 @@ mod tests {
             "x-kubernetes-validations": [{"rule": "self.metadata.name != '' && self.kind != ''"}]}))
         .unwrap();
         let root = Path::new("spec").child("validation").child("openAPIV3Schema");
-        assert!(rule_errors(&schema, &root, None, Some(1)).0.is_empty());
-        assert_eq!(rule_errors(&schema, &root.child("properties").key("x"), None, Some(1)).0.len(), 1);
+        assert!(rule_errors(&schema, &root, None, Some(1), true).0.is_empty());
+        assert_eq!(rule_errors(&schema, &root.child("properties").key("x"), None, Some(1), true).0.len(), 1);
     }
 }

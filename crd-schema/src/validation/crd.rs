@@ -24,16 +24,17 @@ pub fn validate_crd_schemas_create(spec: &CrdSpec) -> ErrorList {
 
 /// The schema-related errors of updating the stored `old` spec to `spec`.
 pub fn validate_crd_schemas_update(spec: &CrdSpec, old: &CrdSpec) -> ErrorList {
-    let mut errors = SchemaChecks::new(spec, ValidationOptions::for_update(old)).all();
+    let mut errors = SchemaChecks::new(spec, ValidationOptions::for_update(spec, old)).all();
     errors.extend(preserve_unknown_fields_true(spec, Some(old)));
     errors
 }
 
 impl ValidationOptions {
-    /// The options of an update from the stored `old` spec: each `require*`
-    /// option is relaxed when the stored CRD already violates it, so that
-    /// persisted data never becomes invalid.
-    pub fn for_update(old: &CrdSpec) -> Self {
+    /// The options of an update from the stored `old` spec to `spec`: each
+    /// `require*` option is relaxed when the stored CRD already violates it,
+    /// so that persisted data never becomes invalid, and the versions whose
+    /// schema stays the same are exempt from the per-expression cost limit.
+    pub fn for_update(spec: &CrdSpec, old: &CrdSpec) -> Self {
         Self {
             allow_defaults: true,
             disallow_defaults_reason: String::new(),
@@ -45,8 +46,23 @@ impl ValidationOptions {
             require_map_list_keys_map_set_validation: !has_schema_with(old, &|s| {
                 !listtype::map_list_keys_map_set(s, &Path::root()).is_empty()
             }),
+            versions_with_unchanged_schemas: versions_with_unchanged_schemas(spec, old),
+            suppress_per_expression_cost: false,
         }
     }
+}
+
+/// The versions of `spec` whose schema (per-version or top-level) is the
+/// one `old` has for the version of that name (Go's
+/// `findVersionsWithUnchangedSchemas`; a version with no schema on either
+/// side counts as unchanged, one missing from `old` or from a malformed
+/// spec as changed).
+fn versions_with_unchanged_schemas(spec: &CrdSpec, old: &CrdSpec) -> std::collections::BTreeSet<String> {
+    let unchanged = |name: &str| match (spec.validation_for_version(name), old.validation_for_version(name)) {
+        (Some(new), Some(old)) => new == old,
+        _ => false,
+    };
+    spec.versions.iter().filter(|v| unchanged(&v.name)).map(|v| v.name.clone()).collect()
 }
 
 /// The schema checks of one spec, with the options it implies.
@@ -98,7 +114,12 @@ impl<'a> SchemaChecks<'a> {
         let Some(version) = self.spec.versions.get(i) else { return ErrorList::new() };
         let status = has_status(subresources_for_version(self.spec, &version.name));
         let path = Path::new("spec").child("versions").index(i).child("schema");
-        validate_custom_resource_validation(&path, version.schema.as_ref(), status, &self.opts)
+        let opts = if self.opts.versions_with_unchanged_schemas.contains(&version.name) {
+            &ValidationOptions { suppress_per_expression_cost: true, ..self.opts.clone() }
+        } else {
+            &self.opts
+        };
+        validate_custom_resource_validation(&path, version.schema.as_ref(), status, opts)
     }
 
     /// The top-level schema, checked with "any version has status".
@@ -246,7 +267,7 @@ mod tests {
             spec(json!({"preserveUnknownFields": true, "versions": [{"name": "v1", "served": true, "storage": true}],
             "validation": {"openAPIV3Schema": {"type": "object", "properties": {"a": {"type": "bogus"}}}}}));
         assert!(validate_crd_schemas_update(&new, &old).is_empty());
-        let opts = ValidationOptions::for_update(&old);
+        let opts = ValidationOptions::for_update(&new, &old);
         assert!(!opts.require_valid_property_type && opts.require_open_api_schema && opts.require_atomic_set_type);
         let unset =
             spec(json!({"preserveUnknownFields": true, "versions": [{"name": "v1", "served": true, "storage": true}]}));
@@ -255,6 +276,22 @@ mod tests {
             texts(&validate_crd_schemas_update(&unset, &old)),
             vec!["spec.versions[0].schema.openAPIV3Schema: Required value"]
         );
+    }
+
+    #[test]
+    fn unchanged_versions_are_found_through_the_top_level_schema() {
+        let schema = json!({"openAPIV3Schema": {"type": "object"}});
+        let other = json!({"openAPIV3Schema": {"type": "object", "properties": {"a": {"type": "string"}}}});
+        let old = spec(json!({"versions": [{"name": "v1"}, {"name": "v2"}], "validation": schema}));
+        let new = spec(json!({"versions": [{"name": "v1", "schema": schema}, {"name": "v2", "schema": other},
+            {"name": "v3", "schema": schema}]}));
+        let unchanged: Vec<String> =
+            ValidationOptions::for_update(&new, &old).versions_with_unchanged_schemas.into_iter().collect();
+        assert_eq!(unchanged, ["v1", "v3"], "the top-level schema applies to every version name");
+        let per_version = spec(json!({"versions": [{"name": "v1", "schema": schema}]}));
+        let unchanged = ValidationOptions::for_update(&new, &per_version).versions_with_unchanged_schemas;
+        assert_eq!(unchanged.into_iter().collect::<Vec<_>>(), ["v1"], "a version the stored CRD lacks is new");
+        assert!(ValidationOptions::for_create().versions_with_unchanged_schemas.is_empty());
     }
 
     #[test]

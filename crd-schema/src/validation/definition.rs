@@ -39,7 +39,7 @@ pub fn validate_crd_create(crd: &CustomResourceDefinition) -> ErrorList {
 pub fn validate_crd_update(crd: &CustomResourceDefinition, old: &CustomResourceDefinition) -> ErrorList {
     let mut errors = validate_object_meta_update(&crd.metadata, &old.metadata, &Path::new("metadata"));
     let options = SpecOptions {
-        schema: ValidationOptions::for_update(&old.spec),
+        schema: ValidationOptions::for_update(&crd.spec, &old.spec),
         conversion: ConversionOptions::for_update(old),
         require_immutable_names: old.is_established(),
         old: Some(&old.spec),

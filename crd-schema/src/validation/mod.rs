@@ -90,6 +90,16 @@ pub struct ValidationOptions {
     /// `set`/`map` items are not nullable; `map` keys are required or
     /// defaulted and not nullable.
     pub require_map_list_keys_map_set_validation: bool,
+    /// On an update, the versions whose schema the update leaves unchanged
+    /// (Go's `versionsWithUnchangedSchemas`): their rules are exempt from
+    /// the per-expression cost limit, so that a CRD the server once
+    /// accepted stays updatable when the estimates change.
+    pub versions_with_unchanged_schemas: std::collections::BTreeSet<String>,
+    /// Whether the per-expression cost limit is lifted for the schema being
+    /// checked (set per version from
+    /// [`versions_with_unchanged_schemas`](Self::versions_with_unchanged_schemas)).
+    /// The cost total of a schema is still limited.
+    pub suppress_per_expression_cost: bool,
 }
 
 impl ValidationOptions {
@@ -105,6 +115,8 @@ impl ValidationOptions {
             require_pruned_defaults: true,
             require_atomic_set_type: true,
             require_map_list_keys_map_set_validation: true,
+            versions_with_unchanged_schemas: Default::default(),
+            suppress_per_expression_cost: false,
         }
     }
 }

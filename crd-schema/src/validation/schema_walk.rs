@@ -107,7 +107,9 @@ impl Context<'_> {
             // CEL errors of a node whose subtree has schema errors would not
             // be actionable, so they are skipped.
             if found.schema.is_empty() && cel {
-                let (errors, costs) = cel::rule_errors(schema, p, self.uncorrelatable.as_ref(), self.cardinality);
+                let limit = !self.opts.suppress_per_expression_cost;
+                let (errors, costs) =
+                    cel::rule_errors(schema, p, self.uncorrelatable.as_ref(), self.cardinality, limit);
                 found.cel.extend(errors);
                 found.costs.extend(costs);
             }

@@ -162,6 +162,7 @@ fn options(v: &Value) -> ValidationOptions {
         require_pruned_defaults: flag("requirePrunedDefaults"),
         require_atomic_set_type: flag("requireAtomicSetType"),
         require_map_list_keys_map_set_validation: flag("requireMapListKeysMapSetValidation"),
+        ..ValidationOptions::default()
     }
 }
 

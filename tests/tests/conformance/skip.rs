@@ -10,22 +10,7 @@ pub const REASONS: &[(&str, &str, &str)] = &[
     (
         "crd-schema-validation.json",
         "TestValidateCustomResourceDefinitionValidation/invalid x-kubernetes-validations for escaping (keywords are invalid field names before v1.30)",
-        "needs celCompatibilityVersion in ValidationOptions",
-    ),
-    // On update Kubernetes does not apply the per-expression cost limits to a version whose schema is
-    // deep-equal to the stored CRD's schema for that version (`versionsWithUnchangedSchemas`,
-    // `suppressPerExpressionCost`). That needs a per-version flag in `ValidationOptions` (validation/crd.rs)
-    // handed through the schema walk to the CEL hook; without it the unchanged version `v1` reports the
-    // limit too.
-    (
-        "crd-schema-validation.json",
-        "TestValidateCustomResourceDefinitionUpdate/suppress per-expression cost limit in pre-existing versions",
-        "needs the per-version cost-limit exemption of updates in ValidationOptions",
-    ),
-    (
-        "crd-schema-validation.json",
-        "TestValidateCustomResourceDefinitionUpdate/suppress per-expression cost limit in new object during top-level schema to Versions extraction",
-        "needs the per-version cost-limit exemption of updates in ValidationOptions",
+        "needs the CEL environment of Kubernetes 1.30 (celCompatibilityVersion), older than ours",
     ),
 ];
 
