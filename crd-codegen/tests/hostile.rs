@@ -48,7 +48,7 @@ use serde_json::Value;
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Address space of one run, in KiB: 1 GiB, 2 GiB for `big` cases. The
-/// tool reserves a 256 MiB stack for its worker thread.
+/// tool reserves a 128 MiB stack for its worker thread.
 const MEMORY_KIB: u64 = 1 << 20;
 const BIG_MEMORY_KIB: u64 = 2 << 20;
 

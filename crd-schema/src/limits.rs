@@ -9,7 +9,7 @@
 //! | limit | default | what it bounds |
 //! |---|---|---|
 //! | `max_input_bytes` | 64 MiB | size of one file or source text |
-//! | `max_depth` | 256 | nesting of collections in a document (at most [`Limits::MAX_DEPTH_CEILING`]) |
+//! | `max_depth` | 1,024 | nesting of collections in a document (at most [`Limits::MAX_DEPTH_CEILING`]) |
 //! | `max_aliases` | 10,000 | YAML alias uses (`*name`), and anchors, in one source |
 //! | `max_nodes` | 4,000,000 | YAML nodes in one source, counted after alias expansion |
 //! | `max_alias_nodes` | 250,000 | YAML nodes that alias expansion adds to one source |
@@ -18,6 +18,19 @@
 //!
 //! The largest CRD of the corpus is 1.6 MB, has 7,965 properties in one
 //! version, nests 36 levels and has a 221-byte pattern.
+//!
+//! Depth: the API server reads request bodies nested up to 10,000 levels,
+//! and accepts schemas nested a few hundred levels deep (every schema
+//! level is two levels of document: the schema and its `properties`).
+//! 1,024 levels hold a schema 500 levels deep. The bound stays below the
+//! server's because the cost of a level is not constant: positions and
+//! error paths name every ancestor, so memory grows with the square of the
+//! depth (a document 1,015 levels deep takes 0.2 s and under 100 MB in
+//! every command, one 10,000 levels deep 20 s and 5 GB), and the recursive
+//! algorithms need about 30 KiB of stack per level in a debug build. Deep
+//! documents therefore run on a thread with a stack of their own
+//! ([`with_deep_stack`]): the readers do so by themselves, and the `crd`
+//! tool and the generator run everything on one.
 //!
 //! Nodes made by alias expansion have a bound of their own, far below
 //! `max_nodes`: the reader keeps every node an anchor may replay, at a few
@@ -53,6 +66,49 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+thread_local! {
+    /// Whether this thread has [`Limits::STACK_BYTES`] of stack.
+    static DEEP_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with [`Limits::STACK_BYTES`] of stack: on a thread of its own,
+/// unless the caller already runs on one. Documents nested deeper than a
+/// few dozen levels need it for every recursive step (the readers,
+/// validation, pruning, defaulting, generation); the readers use it by
+/// themselves, the `crd` tool and `crd_codegen::Builder` run all their work
+/// in it, and library users who process deep documents further should do
+/// the same. If the system refuses a new thread, `f` runs on the calling
+/// thread.
+///
+/// ```
+/// let depth = crd_schema::limits::with_deep_stack(|| 1 + 1);
+/// assert_eq!(depth, 2);
+/// ```
+pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if DEEP_STACK.with(std::cell::Cell::get) {
+        return f();
+    }
+    let mut f = Some(f);
+    let spawned = std::thread::scope(|scope| {
+        let slot = &mut f;
+        let worker = std::thread::Builder::new().name("deep-stack".to_owned()).stack_size(Limits::STACK_BYTES);
+        let handle = worker
+            .spawn_scoped(scope, move || {
+                DEEP_STACK.with(|d| d.set(true));
+                slot.take().map(|f| f())
+            })
+            .ok()?;
+        // A panic of `f` goes on in the caller.
+        Some(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    match (spawned.flatten(), f) {
+        (Some(result), _) => result,
+        // The system refused a thread; `f` has not run.
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the worker took `f` and returned its result"),
     }
 }
 
@@ -111,7 +167,7 @@ impl Limits {
     /// The defaults (see the [module documentation](self)).
     pub const DEFAULT: Limits = Limits {
         max_input_bytes: 64 << 20,
-        max_depth: 256,
+        max_depth: 1024,
         max_aliases: 10_000,
         max_nodes: 4_000_000,
         max_alias_nodes: 250_000,
@@ -121,13 +177,15 @@ impl Limits {
 
     /// The highest `max_depth` accepted: the recursive algorithms of this
     /// crate rely on the depth bound, and at this depth they stay within
-    /// the stack of the `crd` tool's worker thread ([`Limits::STACK_BYTES`]).
+    /// [`Limits::STACK_BYTES`] of stack ([`with_deep_stack`]).
     pub const MAX_DEPTH_CEILING: usize = 1024;
 
-    /// The stack a thread needs to process documents as deep as
-    /// [`Limits::MAX_DEPTH_CEILING`]. The default depth fits in the 2 MiB
-    /// of a spawned thread.
-    pub const STACK_BYTES: usize = 256 << 20;
+    /// The stack that processing a document as deep as
+    /// [`Limits::MAX_DEPTH_CEILING`] needs: measured at 2,000 levels in a
+    /// debug build, every command fits in 64 MiB; this is twice that for
+    /// half the depth. The memory is reserved, and used only by deep
+    /// documents.
+    pub const STACK_BYTES: usize = 128 << 20;
 
     /// The value of `limit`.
     pub fn get(&self, limit: Limit) -> usize {
@@ -264,6 +322,16 @@ fn lookup<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
 mod tests {
     use super::*;
     use crate::yaml::parse_documents;
+
+    #[test]
+    fn deep_stacks_are_not_nested() {
+        let (outer, inner) = with_deep_stack(|| {
+            let outer = std::thread::current().id();
+            (outer, with_deep_stack(|| std::thread::current().id()))
+        });
+        assert_eq!(outer, inner, "a deep stack runs nested work in place");
+        assert_ne!(outer, std::thread::current().id(), "the work ran on a thread of its own");
+    }
 
     #[test]
     fn names_round_trip_and_values_are_checked() {

@@ -25,8 +25,8 @@ use crate::gofmt;
 use crate::limits::{Limit, Limits};
 
 /// Deepest nesting of collections accepted by default
-/// ([`Limits::max_depth`]). Real CRDs stay below 40; the limit keeps every
-/// recursive algorithm far from the stack's end.
+/// ([`Limits::max_depth`]). Real CRDs stay below 40; the limit bounds the
+/// stack and the memory that deep documents take (see [`crate::limits`]).
 pub const MAX_DEPTH: usize = Limits::DEFAULT.max_depth;
 
 /// A 1-based line and column in a source text.
@@ -281,8 +281,14 @@ pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
 }
 
 /// Parses every document of `text` within `limits`. Empty documents are
-/// skipped. `file` names the source in errors.
+/// skipped. `file` names the source in errors. The reader recurses once per
+/// level of nesting, so it runs with a stack of its own
+/// ([`with_deep_stack`](crate::limits::with_deep_stack)).
 pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
+    crate::limits::with_deep_stack(|| parse_within_limits(file, text, limits))
+}
+
+fn parse_within_limits(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
     if text.len() > limits.max_input_bytes {
         return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", text.len())));
     }
@@ -497,6 +503,27 @@ mod tests {
     }
 
     #[test]
+    fn documents_as_deep_as_the_limit_parse_on_any_thread() {
+        // About 30 KiB of stack per level in a debug build: far more than
+        // the 2 MiB of a test thread, which the reader does not rely on.
+        let depth = Limits::default().max_depth;
+        let json = r#"{"a":"#.repeat(depth - 1) + "{}" + &"}".repeat(depth - 1);
+        let block: String = (0..depth - 1).map(|i| format!("{}a:\n", " ".repeat(i))).collect::<String>()
+            + &" ".repeat(depth - 1)
+            + "{}\n";
+        for text in [json, block] {
+            let documents = parse_documents("t.yaml", &text).unwrap();
+            let mut value = &documents[0].value;
+            let mut levels = 1;
+            while let Some(inner) = value.get("a") {
+                value = inner;
+                levels += 1;
+            }
+            assert_eq!(levels, depth);
+        }
+    }
+
+    #[test]
     fn every_reader_limit_is_enforced_with_its_name() {
         let defaults = Limits::default();
         let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
@@ -504,7 +531,7 @@ mod tests {
         let (limit, message) = limit_error(&nested(defaults.max_depth + 1), &defaults);
         assert_eq!(limit, Limit::Depth);
         assert!(message.starts_with("t.yaml:1:"), "{message}");
-        assert!(message.ends_with("document nested more than 256 levels deep (max-depth)"), "{message}");
+        assert!(message.ends_with("document nested more than 1024 levels deep (max-depth)"), "{message}");
         let shallow = Limits { max_depth: 3, ..defaults };
         parse_documents_with("t.yaml", "a: {b: [1]}", &shallow).unwrap();
         assert_eq!(limit_error("a: {b: [[1]]}", &shallow).0, Limit::Depth);

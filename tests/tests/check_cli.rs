@@ -208,7 +208,7 @@ fn ten_thousand_deep_schema_is_refused_without_overflow() {
     let file = write(&dir, "deep.json", text.as_bytes());
     let (code, _, err) = crd(&["check", &file]);
     assert_eq!(code, 2);
-    assert!(err.contains(&format!("error: {file}:1:")) && err.contains("nested more than 256 levels deep"), "{err}");
+    assert!(err.contains(&format!("error: {file}:1:")) && err.contains("nested more than 1024 levels deep"), "{err}");
 }
 
 #[test]
