@@ -1,5 +1,6 @@
-//! Why generation failed. Every variant names the file, CRD or version it
-//! is about, so a build script's failure points at the input to fix.
+//! Why generation failed ([`Error`]), and what it worked around
+//! ([`Warning`]). Every error and warning names the file, CRD or version it
+//! is about, so a build script's output points at the input to fix.
 //!
 //! `Display` and `std::error::Error` are written by hand rather than with
 //! thiserror: `NoCrd`'s field is named `source` (the input's name), which
@@ -7,6 +8,11 @@
 
 use std::fmt;
 use std::path::PathBuf;
+
+use crd_schema::field::Path;
+use crd_schema::yaml::Position;
+
+use crate::typespace::Outcome;
 
 /// A generation failure.
 #[derive(Debug)]
@@ -61,9 +67,11 @@ impl fmt::Display for Error {
             Error::Load(e) => e.fmt(f),
             Error::NoCrd { source } => write!(f, "{source}: no CustomResourceDefinition found"),
             Error::NoInput => f.write_str("no CRD input: call `Builder::crd` or `Builder::crd_source` first"),
-            Error::NotStructural { crd, version, reason } => {
-                write!(f, "{crd}: version {version}: schema is not structural: {reason}")
-            }
+            Error::NotStructural { crd, version, reason } => write!(
+                f,
+                "{crd}: version {version}: schema is not structural: {reason} (pass --allow-non-structural / \
+                 Builder::allow_non_structural(true) to generate serde_json::Value for these nodes)"
+            ),
             Error::Option { option, value } => write!(f, "`Builder::{option}`: `{value}` is not a Rust path"),
             Error::Emit { crd, message } => {
                 write!(f, "{crd}: internal error: generated code does not parse: {message}")
@@ -89,6 +97,40 @@ impl std::error::Error for Error {
 impl From<crd_schema::Error> for Error {
     fn from(e: crd_schema::Error) -> Self {
         Error::Load(e)
+    }
+}
+
+/// A schema node that is not structural, generated best-effort (with
+/// `Builder::allow_non_structural(true)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// `metadata.name` of the CRD.
+    pub crd: String,
+    /// The version name.
+    pub version: String,
+    /// The node, as a path in the CRD document
+    /// (`spec.versions[0].schema.openAPIV3Schema.properties[spec]...`).
+    pub path: Path,
+    /// Kubernetes' errors for the node, their paths relative to it,
+    /// `; `-separated.
+    pub reason: String,
+    /// What the generated code has instead.
+    pub outcome: Outcome,
+    /// The file (or in-memory source) the CRD came from.
+    pub file: String,
+    /// Where the node is in it, when known.
+    pub at: Option<Position>,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { crd, version, path, reason, .. } = self;
+        let outcome = match self.outcome {
+            Outcome::Value => "it is generated as serde_json::Value, kept as is and not pruned",
+            Outcome::Root => "the root is generated from its properties alone",
+            Outcome::Fixed => "its field keeps its fixed type",
+        };
+        write!(f, "{crd}: version {version}: {path} is not structural, so {outcome}: {reason}")
     }
 }
 

@@ -13,7 +13,10 @@
 //!
 //! Error policy: every failure is an [`Error`] naming the file, CRD or
 //! version at fault; nothing panics on any input, and the same input always
-//! gives byte-identical output.
+//! gives byte-identical output. What generation works around (nodes that
+//! are not structural, with [`Builder::allow_non_structural`]) is a
+//! [`Warning`]: [`Builder::generate_with_warnings`] returns them and
+//! [`Builder::compile`] prints them for Cargo.
 //!
 //! ```no_run
 //! // build.rs
@@ -31,8 +34,9 @@ pub mod typespace;
 use std::path::{Path, PathBuf};
 
 use crd_schema::crd::{self, CustomResourceDefinition, Loaded};
+use crd_schema::yaml::Spans;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, Warning};
 use typespace::{CrdSpace, ModelOptions};
 
 /// One input of a [`Builder`].
@@ -42,6 +46,23 @@ enum Input {
     Path(PathBuf),
     /// In-memory YAML or JSON.
     Source { name: String, text: String },
+}
+
+/// A CRD and where it was read from, for the positions of warnings.
+struct Found {
+    crd: CustomResourceDefinition,
+    /// The file as given or found (or the in-memory source's name).
+    file: String,
+    /// The positions of its document's values.
+    spans: Spans,
+}
+
+/// What [`Builder::render`] makes.
+struct Rendered {
+    text: String,
+    /// The first CRD's name.
+    first: String,
+    warnings: Vec<Warning>,
 }
 
 /// Generates Rust types for CRDs, in the style of `prost_build::Config`.
@@ -74,6 +95,7 @@ enum Input {
 pub struct Builder {
     inputs: Vec<Input>,
     strict_enums: bool,
+    allow_non_structural: bool,
     derives: Vec<String>,
     crd_schema_path: Option<String>,
     k8s_openapi_path: Option<String>,
@@ -116,6 +138,56 @@ impl Builder {
         self
     }
 
+    /// Generates best-effort types for a schema that is not structural,
+    /// which is otherwise an error ([`Error::NotStructural`]). Such CRDs
+    /// exist (v1beta1 CRDs with `preserveUnknownFields: true`, unions
+    /// written as `oneOf` without a `type`): every node that Kubernetes'
+    /// structural checks reject becomes `serde_json::Value`, which keeps
+    /// its value as is and does not prune it (as the API server does not
+    /// for such a schema); the structural nodes around it are generated as
+    /// usual. Each such node is documented on its field and reported as a
+    /// [`Warning`] ([`Builder::generate_with_warnings`]).
+    ///
+    /// ```
+    /// let yaml = r#"
+    /// apiVersion: apiextensions.k8s.io/v1
+    /// kind: CustomResourceDefinition
+    /// metadata: {name: widgets.example.com}
+    /// spec:
+    ///   group: example.com
+    ///   names: {kind: Widget, plural: widgets}
+    ///   scope: Namespaced
+    ///   versions:
+    ///     - name: v1
+    ///       served: true
+    ///       storage: true
+    ///       schema:
+    ///         openAPIV3Schema:
+    ///           type: object
+    ///           properties:
+    ///             spec:
+    ///               type: object
+    ///               properties:
+    ///                 size: {type: integer}
+    ///                 value: {oneOf: [{type: string}, {type: array}]}
+    /// "#;
+    /// let mut builder = crd_codegen::Builder::new();
+    /// builder.crd_source("widgets.yaml", yaml);
+    /// assert!(builder.generate().is_err());
+    /// let (code, warnings) = builder.allow_non_structural(true).generate_with_warnings()?;
+    /// assert!(code.contains("pub value: ::std::option::Option<::serde_json::Value>"));
+    /// assert!(code.contains("pub size: ::std::option::Option<i64>"));
+    /// assert_eq!(
+    ///     warnings[0].path.to_string(),
+    ///     "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[value]"
+    /// );
+    /// # Ok::<(), crd_codegen::Error>(())
+    /// ```
+    pub fn allow_non_structural(&mut self, allow: bool) -> &mut Self {
+        self.allow_non_structural = allow;
+        self
+    }
+
     /// Adds a derive (a path such as `schemars::JsonSchema`) to every
     /// generated struct and enum. Derives a type already has are skipped.
     pub fn derive(&mut self, path: &str) -> &mut Self {
@@ -146,20 +218,35 @@ impl Builder {
 
     /// The generated file's text. Pure and deterministic.
     pub fn generate(&self) -> Result<String> {
-        self.render().map(|(text, _)| text)
+        self.render().map(|rendered| rendered.text)
+    }
+
+    /// The generated file's text and the warnings about it, in input,
+    /// version and path order (only with
+    /// [`Builder::allow_non_structural`]: one per node that is not
+    /// structural). Pure and deterministic.
+    pub fn generate_with_warnings(&self) -> Result<(String, Vec<Warning>)> {
+        self.render().map(|rendered| (rendered.text, rendered.warnings))
     }
 
     /// For build scripts: writes the generated file to
     /// `OUT_DIR/<file_name>` when its content changed, and prints
-    /// `cargo:rerun-if-changed` for every input path.
+    /// `cargo:rerun-if-changed` for every input path and `cargo:warning`
+    /// for every [`Warning`].
     pub fn compile(&self) -> Result<()> {
         let out_dir = std::env::var_os("OUT_DIR").ok_or(Error::NoOutDir)?;
-        let (text, first) = self.render()?;
+        let Rendered { text, first, warnings } = self.render()?;
         let name = self.file_name.clone().unwrap_or_else(|| format!("{first}.rs"));
         let path = Path::new(&out_dir).join(name);
         for input in &self.inputs {
             if let Input::Path(p) = input {
                 println!("cargo:rerun-if-changed={}", p.display());
+            }
+        }
+        for warning in &warnings {
+            // Cargo reads one directive per line.
+            for line in warning.to_string().lines() {
+                println!("cargo:warning={line}");
             }
         }
         if std::fs::read(&path).is_ok_and(|old| old == text.as_bytes()) {
@@ -168,24 +255,30 @@ impl Builder {
         std::fs::write(&path, text).map_err(|source| Error::Io { path, source })
     }
 
-    /// The text and the first CRD's name.
-    fn render(&self) -> Result<(String, String)> {
+    /// Every step recurses once per level of nesting, so it all runs with a
+    /// deep stack ([`with_deep_stack`](crd_schema::limits::with_deep_stack)).
+    fn render(&self) -> Result<Rendered> {
+        crd_schema::limits::with_deep_stack(|| self.render_here())
+    }
+
+    fn render_here(&self) -> Result<Rendered> {
         let (crds, sources) = self.load()?;
-        let options = ModelOptions { strict_enums: self.strict_enums };
-        let spaces = crds.iter().map(|c| CrdSpace::new(c, options)).collect::<Result<Vec<_>>>()?;
+        let options = ModelOptions { strict_enums: self.strict_enums, allow_non_structural: self.allow_non_structural };
+        let spaces = crds.iter().map(|found| CrdSpace::new(&found.crd, options)).collect::<Result<Vec<_>>>()?;
         let emit_options = emit::EmitOptions {
             derives: self.derives.clone(),
             crd_schema: self.crd_schema_path.clone().unwrap_or_else(|| "::crd_schema".to_owned()),
             k8s_openapi: self.k8s_openapi_path.clone().unwrap_or_else(|| "::k8s_openapi".to_owned()),
         };
         let text = emit::file(&spaces, &sources, &emit_options)?;
-        let first = crds.first().map(|c| c.metadata.name.clone()).unwrap_or_default();
-        Ok((text, first))
+        let first = crds.first().map(|found| found.crd.metadata.name.clone()).unwrap_or_default();
+        let warnings = spaces.iter().zip(&crds).flat_map(|(space, found)| warnings(space, found)).collect();
+        Ok(Rendered { text, first, warnings })
     }
 
-    /// Every CRD of every input, in input and document order, with the
-    /// names of the files they came from (for the header).
-    fn load(&self) -> Result<(Vec<CustomResourceDefinition>, Vec<String>)> {
+    /// Every CRD of every input, in input and document order, with where
+    /// it came from, and the names of the files (for the header).
+    fn load(&self) -> Result<(Vec<Found>, Vec<String>)> {
         if self.inputs.is_empty() {
             return Err(Error::NoInput);
         }
@@ -207,7 +300,7 @@ impl Builder {
                         sources.push(name);
                     }
                 }
-                crds.extend(found.into_iter().map(|(_, crd)| crd));
+                crds.extend(found.into_iter().map(|(doc, crd)| Found { crd, file: file.clone(), spans: doc.spans }));
             }
             if crds.len() == before {
                 return Err(Error::NoCrd { source: label });
@@ -215,6 +308,24 @@ impl Builder {
         }
         Ok((crds, sources))
     }
+}
+
+/// The warnings of one CRD: its nodes that are not structural, located in
+/// the document they came from.
+fn warnings(space: &CrdSpace, found: &Found) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for version in &space.versions {
+        out.extend(version.loose.iter().map(|node| Warning {
+            crd: space.name.clone(),
+            version: version.version.clone(),
+            path: node.path.clone(),
+            reason: node.reason.clone(),
+            outcome: node.outcome,
+            file: found.file.clone(),
+            at: found.spans.nearest(&node.path.steps()),
+        }));
+    }
+    out
 }
 
 /// A source's name for the header: the file name without its directory, so
@@ -263,10 +374,127 @@ mod tests {
             err.to_string(),
             "widgets.example.com: version v1: schema is not structural: \
              spec.validation.openAPIV3Schema.properties[spec].type: Required value: \
-             must not be empty for specified object fields"
+             must not be empty for specified object fields (pass --allow-non-structural / \
+             Builder::allow_non_structural(true) to generate serde_json::Value for these nodes)"
         );
         let err = generate(&crd(&version("v1", r#"{"type": "object", "$ref": "x"}"#))).unwrap_err();
         assert!(matches!(err, Error::NotStructural { .. }), "{err}");
+    }
+
+    fn generate_loose(text: &str) -> (String, Vec<Warning>) {
+        Builder::new().crd_source("w.json", text).allow_non_structural(true).generate_with_warnings().unwrap()
+    }
+
+    /// The line of `code` that declares field `name`.
+    fn field_line<'a>(code: &'a str, name: &str) -> &'a str {
+        let declaration = format!("pub {name}: ");
+        code.lines().find(|l| l.trim_start().starts_with(&declaration)).unwrap_or_else(|| panic!("{name}: {code}"))
+    }
+
+    #[test]
+    fn a_union_without_type_is_a_documented_value_among_typed_siblings() {
+        let schema = r#"{"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "size": {"type": "integer"},
+            "value": {"description": "A name or a list of names.", "oneOf": [{"type": "string"}, {"type": "array"}]},
+            "tags": {"type": "array", "items": {"type": "string"}}}}}}"#;
+        let text = crd(&version("v1", schema));
+        let err = generate(&text).unwrap_err();
+        assert!(
+            err.to_string().contains("(pass --allow-non-structural / Builder::allow_non_structural(true)"),
+            "{err}"
+        );
+        let (code, warnings) = generate_loose(&text);
+        assert_eq!(field_line(&code, "value").trim(), "pub value: ::std::option::Option<::serde_json::Value>,");
+        assert_eq!(field_line(&code, "size").trim(), "pub size: ::std::option::Option<i64>,");
+        assert_eq!(
+            field_line(&code, "tags").trim(),
+            "pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,"
+        );
+        let before_value = code.split("pub size").nth(1).and_then(|rest| rest.split("pub value").next()).unwrap();
+        let value_attrs: Vec<&str> = before_value.lines().skip(1).map(str::trim).collect();
+        assert_eq!(
+            value_attrs[..3],
+            [
+                "/// A name or a list of names.",
+                "///",
+                "/// The CRD's schema is not structural here (oneOf\\[0\\].type: Forbidden: must be empty to be"
+            ],
+            "{code}"
+        );
+        assert!(value_attrs.contains(&"#[schema(description = \"A name or a list of names.\")]"), "{code}");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        let warning = &warnings[0];
+        assert_eq!(
+            warning.path.to_string(),
+            "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[value]"
+        );
+        assert_eq!(
+            (warning.crd.as_str(), warning.version.as_str(), warning.file.as_str()),
+            ("widgets.example.com", "v1", "w.json")
+        );
+        assert_eq!(
+            warning.to_string(),
+            "widgets.example.com: version v1: \
+             spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[value] is not structural, \
+             so it is generated as serde_json::Value, kept as is and not pruned: \
+             oneOf[0].type: Forbidden: must be empty to be structural; \
+             oneOf[1].type: Forbidden: must be empty to be structural; \
+             type: Required value: must not be empty for specified object fields"
+        );
+        // The value of `"value":` in the schema above.
+        assert!(warning.at.is_some_and(|at| at.line == 6), "{warning:?}");
+    }
+
+    #[test]
+    fn loose_v1beta1_schemas_get_types_where_they_are_structural() {
+        let text = r#"{"apiVersion": "apiextensions.k8s.io/v1beta1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "gadgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "preserveUnknownFields": true,
+                "names": {"kind": "Gadget", "plural": "gadgets"},
+                "versions": [{"name": "v1", "served": true, "storage": true}],
+                "validation": {"openAPIV3Schema": {"properties": {"spec": {"type": "object", "properties": {
+                    "replicas": {"type": "integer"},
+                    "ports": {"type": "array", "items": [{"type": "integer"}, {"type": "string"}]},
+                    "config": {"description": "Settings.", "properties": {"a": {"type": "string"}}}}}}}}}}"#;
+        let err = generate(text).unwrap_err();
+        assert!(matches!(err, Error::NotStructural { .. }), "{err}");
+        let (code, warnings) = generate_loose(text);
+        assert_eq!(field_line(&code, "replicas").trim(), "pub replicas: ::std::option::Option<i64>,");
+        assert_eq!(field_line(&code, "ports").trim(), "pub ports: ::std::option::Option<::serde_json::Value>,");
+        assert_eq!(field_line(&code, "config").trim(), "pub config: ::std::option::Option<::serde_json::Value>,");
+        assert!(code.contains("/// The CRD's schema is not structural at its root (type: Required value:"), "{code}");
+        let found: Vec<(String, &str)> = warnings.iter().map(|w| (w.path.to_string(), w.reason.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                ("spec.validation.openAPIV3Schema".to_owned(), "type: Required value: must not be empty at the root"),
+                (
+                    "spec.validation.openAPIV3Schema.properties[spec].properties[config]".to_owned(),
+                    "type: Required value: must not be empty for specified object fields"
+                ),
+                (
+                    "spec.validation.openAPIV3Schema.properties[spec].properties[ports]".to_owned(),
+                    "OpenAPIV3Schema 'items' must be a schema, but is an array"
+                ),
+            ]
+        );
+        assert_eq!(warnings[0].outcome, typespace::Outcome::Root);
+    }
+
+    #[test]
+    fn replaced_items_are_noted_on_their_field() {
+        let schema = r#"{"type": "object", "properties": {"list": {"type": "array", "items": {"anyOf": [{"type": "integer"}]}}}}"#;
+        let (code, warnings) = generate_loose(&crd(&version("v1", schema)));
+        assert_eq!(
+            field_line(&code, "list").trim(),
+            "pub list: ::std::option::Option<::std::vec::Vec<::serde_json::Value>>,"
+        );
+        assert!(
+            code.contains("/// The CRD's schema is not structural at `items` (anyOf\\[0\\].type: Forbidden"),
+            "{code}"
+        );
+        assert!(code.contains("#[schema(description = \"\")]"), "{code}");
+        assert_eq!(warnings.len(), 1);
     }
 
     #[test]
@@ -310,12 +538,13 @@ mod tests {
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        // The reader allows 256 levels of YAML/JSON nesting; this uses 230.
+        // The reader allows 1,024 levels of YAML/JSON nesting; this uses
+        // about 910, which needs far more than a test thread's 2 MiB stack.
         let mut schema = r#"{"type": "string"}"#.to_owned();
-        for _ in 0..100 {
+        for _ in 0..400 {
             schema = format!(r#"{{"type": "array", "items": {schema}}}"#);
         }
-        for _ in 0..60 {
+        for _ in 0..250 {
             schema = format!(r#"{{"type": "object", "properties": {{"a": {schema}}}}}"#);
         }
         let text = crd(&version("v1", &schema));

@@ -85,3 +85,20 @@ fn derived_crds_pass_crd_check() {
     let summary = format!("checked {files} CRDs: {files} valid, 0 invalid; 0 errors, 0 warnings");
     assert!(out.contains(&summary), "{out}");
 }
+
+/// The CRDs rebuilt from the types generated for tests/loose-crds (with
+/// `allow_non_structural`) are structural, and the API server accepts them.
+#[test]
+fn crds_rebuilt_from_loose_types_pass_crd_check() {
+    let loose: Vec<CrdManifest> = generated_hostile::crds()
+        .into_iter()
+        .filter(|(file, _)| ["gadgets.example.com.yaml", "unions.example.com.yaml"].contains(file))
+        .map(|(_, manifest)| manifest)
+        .collect();
+    assert_eq!(loose.len(), 2);
+    for manifest in &loose {
+        if let Err(report) = crd_tests::check_derived(manifest) {
+            panic!("{}: {report}", manifest.metadata.name);
+        }
+    }
+}

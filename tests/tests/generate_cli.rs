@@ -93,3 +93,25 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(crd(&["generate"]).0, 2);
     assert_eq!(crd(&["generate", "--bogus", "x"]).0, 2);
 }
+
+#[test]
+fn non_structural_nodes_need_the_flag_and_become_values_with_warnings() {
+    let unions = root().join("tests/loose-crds/unions.example.com.yaml");
+    let unions = unions.to_str().expect("path");
+    let (code, out, err) = crd(&["generate", unions]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("unions.example.com: version v1: schema is not structural: "), "{err}");
+    assert!(err.contains("(pass --allow-non-structural / Builder::allow_non_structural(true)"), "{err}");
+
+    let (code, out, err) = crd(&["generate", "--allow-non-structural", unions]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub value: ::std::option::Option<::serde_json::Value>,"), "{out}");
+    assert!(out.contains("pub name: ::std::string::String,"), "structural siblings keep their types: {out}");
+    let value = "warning: unions.example.com: version v1: \
+                 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[value] is not structural, \
+                 so it is generated as serde_json::Value, kept as is and not pruned: \
+                 oneOf[0].type: Forbidden: must be empty to be structural;";
+    assert!(err.contains(value), "{err}");
+    assert!(err.contains(&format!(" --> {unions}:28:19\n")), "the warning points at the node: {err}");
+    assert_eq!(err.matches("warning: ").count(), 4, "{err}");
+}

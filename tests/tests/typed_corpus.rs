@@ -221,3 +221,25 @@ fn generated_roots_of_any_shape_have_a_constructor() {
     assert_eq!(application.spec, spec);
     assert!(application.operation.is_none() && application.status.is_none());
 }
+
+/// tests/loose-crds (generated with `allow_non_structural`): a node that is
+/// not structural is a `serde_json::Value`, so whatever it holds decodes
+/// and encodes unchanged, as the API server stores it; the structural
+/// nodes around it keep their types.
+#[test]
+fn values_under_non_structural_nodes_are_kept_as_is() {
+    use serde_json::json;
+    for value in [json!("one"), json!(["one", "two"])] {
+        let union = json!({"apiVersion": "example.com/v1", "kind": "Union", "metadata": {"name": "u"},
+            "spec": {"name": "n", "value": value, "list": [1, true], "labels": {"a": "x", "b": ["y", 2]}}});
+        assert_eq!(typed("example.com/v1", "Union", union.clone()), Ok(union));
+    }
+    let gadget = json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g"},
+        "spec": {"replicas": 2, "ports": [80, "http"], "config": {"a": "x", "extra": {"b": 1}}, "other": true},
+        "status": {"ready": true}});
+    assert_eq!(typed("example.com/v1", "Gadget", gadget.clone()), Ok(gadget));
+    let ill_typed = json!({"apiVersion": "example.com/v1", "kind": "Union", "metadata": {"name": "u"},
+        "spec": {"name": 1}});
+    let error = typed("example.com/v1", "Union", ill_typed).expect_err("`name` is structural: a string");
+    assert!(error.starts_with("spec.name: invalid type: integer `1`"), "{error}");
+}

@@ -39,15 +39,17 @@ commands:
                                          server publishes for the CRDs' group-version
   explain --crd PATH... [--version V] [--recursive] RESOURCE[.FIELD...]
                                          field documentation like `kubectl explain`
-  generate [--strict-enums] [--derive PATH]... [-o FILE|DIR] PATH...
+  generate [--strict-enums] [--allow-non-structural] [--derive PATH]... [-o FILE|DIR] PATH...
                                          Rust types whose serde decoding is the API server's
                                          pruning and defaulting (stdout, one file, or one file
-                                         per input in DIR)
+                                         per input in DIR); --allow-non-structural generates
+                                         serde_json::Value, with a warning, for each schema node
+                                         that is not structural instead of failing
   help                                   print this help
 
 limits (every command; a larger input is an error naming the file, the place and the limit):
   --max-input-bytes N    largest file, in bytes (default 67108864)
-  --max-depth N          deepest nesting of a document (default 256, at most 1024)
+  --max-depth N          deepest nesting of a document (default and most 1024)
   --max-aliases N        most YAML aliases and anchors in a file (default 10000)
   --max-nodes N          most YAML nodes in a file, aliases expanded (default 4000000)
   --max-alias-nodes N    most YAML nodes that alias expansion adds to a file (default 250000)
@@ -95,7 +97,8 @@ fn split_limits(args: &[String]) -> Result<(Vec<String>, Limits), String> {
 
 /// Runs the tool with `args` (without the program name); returns the exit
 /// code. Documents as deep as `--max-depth` allows need a stack of
-/// [`Limits::STACK_BYTES`]: the `crd` binary runs this on such a thread.
+/// [`Limits::STACK_BYTES`]: the `crd` binary runs this in
+/// [`with_deep_stack`](crd_schema::limits::with_deep_stack).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let (args, limits) = match split_limits(args) {
         Ok(split) => split,
@@ -181,6 +184,7 @@ fn generate_command(args: &[String]) -> Result<generate::Args, String> {
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--strict-enums" => parsed.strict_enums = true,
+            "--allow-non-structural" => parsed.allow_non_structural = true,
             "--derive" => parsed.derives.push(iter.next().cloned().ok_or("`--derive` needs a path")?),
             "-o" | "--output" => {
                 parsed.output = Some(PathBuf::from(iter.next().ok_or("`-o` needs a file or directory")?))

@@ -6,15 +6,20 @@
 //! is inherited through array `items` and nowhere else; the root and
 //! embedded resources keep `apiVersion`/`kind`/`metadata` whatever their
 //! listed schemas say. Types are named when created, parents first and
-//! properties in schema order, so collision suffixes are stable.
+//! properties in schema order, so collision suffixes are stable. A node
+//! that `loose.rs` replaced is documented on the field (or root type) that
+//! holds it.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::{
     CrdAttrs, EnumDef, EnumDefault, Field, ModelOptions, Resource, Slot, Special, StructDef, TypeDef, TypeId, TypeKind,
-    TypeRef, TypeSpace, keywords,
+    TypeRef, TypeSpace, keywords, loose,
 };
 use crate::naming::{self, Case, Names};
+use crd_schema::field::Path;
 use crd_schema::structural::{Structural, StructuralOrBool};
 
 /// The JSON names a resource (root or embedded) owns.
@@ -31,6 +36,8 @@ pub(super) struct Input<'a> {
     pub resource: Resource,
     /// What `#[crd(...)]` states.
     pub crd: CrdAttrs,
+    /// The nodes `loose.rs` replaced, their paths relative to the schema.
+    pub loose: &'a [loose::LooseNode],
 }
 
 /// Builds the types of one version; the root is `TypeId(0)`.
@@ -41,6 +48,7 @@ pub(super) fn build(input: Input<'_>, all_preserve: bool, options: ModelOptions)
         all_preserve,
         options,
         root: String::new(),
+        loose: input.loose.iter().map(|n| (n.path.clone(), n.clone())).collect(),
     };
     builder.root(input);
     builder.space
@@ -54,6 +62,8 @@ struct Builder {
     options: ModelOptions,
     /// The root type's name, the prefix of shortened nested names.
     root: String,
+    /// The replaced nodes by path (relative to the schema).
+    loose: HashMap<Path, loose::LooseNode>,
 }
 
 /// Where a struct sits, which decides its fixed fields.
@@ -89,21 +99,23 @@ impl Builder {
         let empty = Structural::default();
         let no_wire = Value::Null;
         let (schema, wire) = (input.schema, input.wire.unwrap_or(&no_wire));
-        let doc = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
-        let id = self.reserve(&naming::kind_type_name(&input.resource.kind), doc);
+        let description = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
+        let note = self.loose.get(&Path::root()).and_then(|n| loose::note(n, ""));
+        let doc = loose::with_note(description, note);
+        let id = self.reserve(&naming::kind_type_name(&input.resource.kind), &doc);
         self.root = self.name_of(id);
         // A version without schema prunes nothing: everything is kept.
         let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
-        let mut def = self.struct_def(id, schema.unwrap_or(&empty), wire, Place::Root, preserve);
-        def.schema = keywords::type_keywords(wire, doc, def.flatten_in_schema);
+        let mut def = self.struct_def(id, schema.unwrap_or(&empty), wire, Place::Root, preserve, &Path::root());
+        def.schema = keywords::type_keywords(wire, &doc, def.flatten_in_schema);
         def.resource = Some(input.resource);
         def.crd = Some(Box::new(input.crd));
         self.set(id, TypeKind::Struct(def));
     }
 
-    /// The type of a value with schema `schema`; `preserving` is the
-    /// preservation inherited from an enclosing array.
-    fn node(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserving: bool) -> TypeRef {
+    /// The type of a value with schema `schema` at `at`; `preserving` is
+    /// the preservation inherited from an enclosing array.
+    fn node(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserving: bool, at: &Path) -> TypeRef {
         let preserve = schema.extensions.x_preserve_unknown_fields || preserving || self.all_preserve;
         if schema.extensions.x_int_or_string {
             return TypeRef::IntOrString;
@@ -111,7 +123,7 @@ impl Builder {
         match schema.generic.type_.as_str() {
             "array" => match &schema.items {
                 Some(items) => {
-                    let item = self.node(items, child(wire, "items"), wanted, preserve);
+                    let item = self.node(items, child(wire, "items"), wanted, preserve, &at.child("items"));
                     TypeRef::Vec(Box::new(nullable(items, item)))
                 }
                 None => TypeRef::Vec(Box::new(TypeRef::Value)),
@@ -121,17 +133,18 @@ impl Builder {
             "integer" => TypeRef::I64,
             "number" => TypeRef::F64,
             "boolean" => TypeRef::Bool,
-            "object" | "" => self.object(schema, wire, wanted, preserve),
+            "object" | "" => self.object(schema, wire, wanted, preserve, at),
             _ => TypeRef::Value,
         }
     }
 
-    fn object(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserve: bool) -> TypeRef {
+    fn object(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserve: bool, at: &Path) -> TypeRef {
         let place = if schema.extensions.x_embedded_resource { Place::Embedded } else { Place::Plain };
         if place == Place::Plain && schema.properties.is_empty() {
             match &schema.additional_properties {
                 Some(StructuralOrBool::Structural(values)) => {
-                    let value = self.node(values, child(wire, "additionalProperties"), wanted, false);
+                    let values_at = at.child("additionalProperties");
+                    let value = self.node(values, child(wire, "additionalProperties"), wanted, false, &values_at);
                     return TypeRef::Map(Box::new(nullable(values, value)));
                 }
                 // Values without a schema: pruning empties nested objects,
@@ -142,12 +155,20 @@ impl Builder {
             }
         }
         let id = self.reserve(wanted, &schema.generic.description);
-        let def = self.struct_def(id, schema, wire, place, preserve);
+        let def = self.struct_def(id, schema, wire, place, preserve, at);
         self.set(id, TypeKind::Struct(def));
         TypeRef::Named(id)
     }
 
-    fn struct_def(&mut self, id: TypeId, schema: &Structural, wire: &Value, place: Place, preserve: bool) -> StructDef {
+    fn struct_def(
+        &mut self,
+        id: TypeId,
+        schema: &Structural,
+        wire: &Value,
+        place: Place,
+        preserve: bool,
+        at: &Path,
+    ) -> StructDef {
         let parent = self.name_of(id);
         let mut idents = Names::new(Case::Snake);
         let required = schema.value_validation.required.as_deref().unwrap_or_default();
@@ -162,9 +183,11 @@ impl Builder {
             }
             let ident = idents.claim(&naming::snake(json));
             let property_wire = child(child(wire, "properties"), json);
-            let ty = self.node(property, property_wire, &naming::nested_type_name(&parent, &self.root, json), false);
+            let property_at = at.child("properties").key(json.as_str());
+            let wanted = naming::nested_type_name(&parent, &self.root, json);
+            let ty = self.node(property, property_wire, &wanted, false, &property_at);
             let slot = slot(property, &ty, required.contains(json));
-            let doc = property.generic.description.clone();
+            let doc = loose::with_note(&property.generic.description, self.note(property, &property_at));
             let item_default = item_default(property, &ty);
             let schema_required = required.contains(json) && slot != Slot::Required;
             let keywords = keywords::field_keywords(&self.space, property_wire, &ty, &doc);
@@ -221,6 +244,29 @@ impl Builder {
                 }
             })
             .collect()
+    }
+
+    /// The note on a replaced node that a field's type holds: the field's
+    /// own node, or its items or values (and theirs) — the nodes its type
+    /// reaches without a struct between. At most one: a replaced node has
+    /// no children.
+    fn note(&self, schema: &Structural, at: &Path) -> Option<String> {
+        if self.loose.is_empty() {
+            return None;
+        }
+        let (mut node, mut at, mut within) = (schema, at.clone(), Vec::new());
+        loop {
+            if let Some(loose) = self.loose.get(&at) {
+                return loose::note(loose, &within.join("."));
+            }
+            let (next, key) = match (&node.items, node.additional_properties_schema()) {
+                (Some(items), _) => (items.as_ref(), "items"),
+                (None, Some(values)) if node.properties.is_empty() => (values, "additionalProperties"),
+                _ => return None,
+            };
+            (node, at) = (next, at.child(key));
+            within.push(key);
+        }
     }
 
     fn string(&mut self, schema: &Structural, wanted: &str) -> TypeRef {
@@ -310,6 +356,7 @@ mod tests {
             wire: Some(&wire),
             resource: super::super::test_resource(),
             crd: CrdAttrs::default(),
+            loose: &[],
         };
         build(input, false, ModelOptions::default())
     }

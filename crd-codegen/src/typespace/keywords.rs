@@ -15,7 +15,10 @@
 //! over the type's. Types are only shared between nodes that both have a
 //! description or both have none (`dedupe.rs`), so a shared type never
 //! lends a description to a node without one; array items and map values
-//! have no doc comment of their own and state theirs explicitly.
+//! have no doc comment of their own and state theirs explicitly. A doc
+//! comment that says more than the node's description (the note on a node
+//! that is not structural, see `loose.rs`) states the description, or its
+//! absence as `description = ""`.
 
 use serde_json::{Map, Value, json};
 
@@ -27,10 +30,15 @@ use crate::emit::doc::doc_lines;
 pub(super) fn field_keywords(space: &TypeSpace, wire: &Value, ty: &TypeRef, field_doc: &str) -> Map<String, Value> {
     let mut given = given(space, ty);
     let doc = derived_description(field_doc);
+    let undescribed = !doc.is_empty() && wire.get("description").is_none();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
     }
-    difference(space, wire, ty, &given)
+    let mut out = difference(space, wire, ty, &given);
+    if undescribed {
+        out.insert("description".to_owned(), Value::String(String::new()));
+    }
+    out
 }
 
 /// The type-level keywords of the root (or any struct stated on the type
@@ -42,6 +50,7 @@ pub(super) fn type_keywords(wire: &Value, doc: &str, flatten_in_schema: bool) ->
         given.insert("x-kubernetes-preserve-unknown-fields".to_owned(), Value::Bool(true));
     }
     let doc = derived_description(doc);
+    let undescribed = !doc.is_empty() && wire.get("description").is_none();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
     }
@@ -50,6 +59,9 @@ pub(super) fn type_keywords(wire: &Value, doc: &str, flatten_in_schema: bool) ->
         if given.get(&key) != Some(&value) {
             out.insert(key, value);
         }
+    }
+    if undescribed {
+        out.insert("description".to_owned(), Value::String(String::new()));
     }
     out
 }
@@ -192,5 +204,16 @@ mod tests {
             json!({"type": "array", "items": {"type": "string", "maxLength": 3}, "x-kubernetes-list-type": "set"});
         let got = field_keywords(&space, &wire, &TypeRef::Vec(Box::new(TypeRef::String)), "");
         assert_eq!(Value::Object(got), json!({"x-kubernetes-list-type": "set", "items": {"maxLength": 3}}));
+    }
+
+    #[test]
+    fn a_doc_comment_beyond_the_description_states_it() {
+        let space = TypeSpace::default();
+        let preserved = json!({"x-kubernetes-preserve-unknown-fields": true});
+        let got = field_keywords(&space, &preserved, &TypeRef::Value, "A note.");
+        assert_eq!(Value::Object(got), json!({"description": ""}));
+        let described = json!({"x-kubernetes-preserve-unknown-fields": true, "description": "Doc."});
+        let got = field_keywords(&space, &described, &TypeRef::Value, "Doc.\n\nA note.");
+        assert_eq!(Value::Object(got), json!({"description": "Doc."}));
     }
 }

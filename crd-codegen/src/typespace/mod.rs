@@ -6,12 +6,18 @@
 //! the schema → type rules of `docs/generated-code.md`; `dedupe.rs` then
 //! merges the types that would be identical but for names and docs). Error policy: a
 //! schema Kubernetes would not accept as structural is an
-//! [`Error::NotStructural`] listing Kubernetes' own errors; everything else
-//! is total — any structural schema gets types.
+//! [`Error::NotStructural`] listing Kubernetes' own errors, unless
+//! [`ModelOptions::allow_non_structural`] is set: then `loose.rs` replaces
+//! the nodes that are not structural by `serde_json::Value` and lists them
+//! in [`VersionSpace::loose`]. Everything else is total — any structural
+//! schema gets types.
 
 mod build;
 mod dedupe;
 mod keywords;
+mod loose;
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
@@ -20,6 +26,9 @@ use crate::naming::{self, Case, Names};
 use crd_schema::crd::{CustomResourceDefinition, PrinterColumn, Scale};
 use crd_schema::field::Path;
 use crd_schema::structural::{Structural, ValidationOptions, new_structural, validate_structural};
+use crd_schema::wire::JSONSchemaProps;
+
+pub use loose::{LooseNode, Outcome};
 
 /// The index of a type in its [`TypeSpace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -261,6 +270,9 @@ impl TypeSpace {
 pub struct ModelOptions {
     /// No catch-all variant on enums.
     pub strict_enums: bool,
+    /// Nodes that are not structural become `serde_json::Value` (see
+    /// `loose.rs`) instead of failing with [`Error::NotStructural`].
+    pub allow_non_structural: bool,
 }
 
 /// One version of a CRD.
@@ -272,6 +284,10 @@ pub struct VersionSpace {
     pub version: String,
     /// Its types; the root is the first.
     pub space: TypeSpace,
+    /// The nodes of its schema that are not structural and were replaced
+    /// (with [`ModelOptions::allow_non_structural`]), their paths in the
+    /// CRD document (`spec.versions[i].schema.openAPIV3Schema...`).
+    pub loose: Vec<LooseNode>,
 }
 
 /// All versions of one CRD.
@@ -291,37 +307,85 @@ impl CrdSpace {
         let mut modules = Names::new(Case::Snake);
         let mut versions = Vec::with_capacity(crd.spec.versions.len());
         for (i, version) in crd.spec.versions.iter().enumerate() {
-            let schema = version_schema(crd, i)?;
-            let wire = crd.spec.version_schema(i).map(|props| props.to_value());
+            let checked = version_schema(crd, i, options)?;
+            let wire = checked.as_ref().map(|c| c.props.to_value());
             let resource = resource(crd, &version.name);
             let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
-            let input = build::Input { schema: schema.as_ref(), wire: wire.as_ref(), resource, crd: crd_attrs(crd, i) };
+            let (schema, loose) = checked.map_or((None, Vec::new()), |c| (Some(c.schema), c.loose));
+            let input = build::Input {
+                schema: schema.as_ref(),
+                wire: wire.as_ref(),
+                resource,
+                crd: crd_attrs(crd, i),
+                loose: &loose,
+            };
             let space = dedupe::dedupe(build::build(input, all_preserve, options));
             let module = modules.claim(&naming::snake(&version.name));
-            versions.push(VersionSpace { module, version: version.name.clone(), space });
+            let base = document_path(crd, i);
+            let loose = loose.into_iter().map(|n| LooseNode { path: base.join(&n.path), ..n }).collect();
+            versions.push(VersionSpace { module, version: version.name.clone(), space, loose });
         }
         Ok(Self { name: crd.metadata.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
     }
 }
 
+/// A version's schema, checked (and with `allow_non_structural`, made)
+/// structural.
+struct Checked<'a> {
+    /// The schema as written, or its structural copy.
+    props: Cow<'a, JSONSchemaProps>,
+    /// Its structural form.
+    schema: Structural,
+    /// The replaced nodes, their paths relative to the schema.
+    loose: Vec<LooseNode>,
+}
+
 /// The structural schema of version `i`, `None` when it has no schema.
-fn version_schema(crd: &CustomResourceDefinition, i: usize) -> Result<Option<Structural>> {
+fn version_schema(crd: &CustomResourceDefinition, i: usize, options: ModelOptions) -> Result<Option<Checked<'_>>> {
     let version = crd.spec.versions.get(i).map(|v| v.name.clone()).unwrap_or_default();
     let not_structural =
         |reason: String| Error::NotStructural { crd: crd.metadata.name.clone(), version: version.clone(), reason };
     let Some(props) = crd.spec.version_schema(i) else { return Ok(None) };
-    let schema = new_structural(props).map_err(not_structural)?;
+    // Kubernetes' paths: the internal form, where a schema that every
+    // version shares is hoisted to `spec.validation`.
     let path = if crd.spec.versions.get(i).is_some_and(|v| v.schema.is_some()) {
         Path::new("spec").child("versions").index(i).child("schema").child("openAPIV3Schema")
     } else {
         Path::new("spec").child("validation").child("openAPIV3Schema")
     };
-    let errors = validate_structural(&path, &schema, &ValidationOptions::default());
+    let reason = match structural(props, &path) {
+        Ok(schema) => return Ok(Some(Checked { props: Cow::Borrowed(props), schema, loose: Vec::new() })),
+        Err(reason) => reason,
+    };
+    let repaired = options.allow_non_structural.then(|| loose::repair(props)).flatten();
+    let Some(repaired) = repaired else { return Err(not_structural(reason)) };
+    let schema = structural(&repaired.schema, &path).map_err(not_structural)?;
+    Ok(Some(Checked { props: Cow::Owned(repaired.schema), schema, loose: repaired.nodes }))
+}
+
+/// `props` in structural form, or Kubernetes' errors (under `path`),
+/// `; `-separated.
+fn structural(props: &JSONSchemaProps, path: &Path) -> Result<Structural, String> {
+    let schema = new_structural(props)?;
+    let errors = validate_structural(path, &schema, &ValidationOptions::default());
     if !errors.is_empty() {
         let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        return Err(not_structural(reasons.join("; ")));
+        return Err(reasons.join("; "));
     }
-    Ok(Some(schema))
+    Ok(schema)
+}
+
+/// Where version `i`'s schema is in the CRD document: its own schema, or
+/// (v1beta1) the top-level `spec.validation`.
+fn document_path(crd: &CustomResourceDefinition, i: usize) -> Path {
+    let hoisted = crd.api_version != "apiextensions.k8s.io/v1"
+        && crd.spec.versions.get(i).is_none_or(|v| v.schema.is_none())
+        && crd.spec.validation.is_some();
+    if hoisted {
+        Path::new("spec").child("validation").child("openAPIV3Schema")
+    } else {
+        Path::new("spec").child("versions").index(i).child("schema").child("openAPIV3Schema")
+    }
 }
 
 /// The CRD-level facts of version `i` (subresources may be hoisted).

@@ -7,13 +7,18 @@ use super::Schema;
 /// Applies `overlay` (a JSON object of keywords) over `schema`: keys
 /// replace, except that `items` and `additionalProperties` objects merge
 /// recursively and `x-kubernetes-validations` entries are appended, so a
-/// field's attributes refine the schema its type gives.
+/// field's attributes refine the schema its type gives. An empty
+/// `description` removes it: the doc comment then documents the Rust item
+/// only (generated code notes a schema that is not structural so).
 pub fn merge(schema: &mut Schema, overlay: &Schema) {
     for (key, value) in overlay {
         match (key.as_str(), schema.get_mut(key), value) {
             ("items" | "additionalProperties", Some(Value::Object(inner)), Value::Object(more)) => merge(inner, more),
             ("x-kubernetes-validations", Some(Value::Array(rules)), Value::Array(more)) => {
                 rules.extend(more.iter().cloned());
+            }
+            ("description", _, Value::String(text)) if text.is_empty() => {
+                schema.shift_remove(key);
             }
             _ => {
                 schema.insert(key.clone(), value.clone());
@@ -57,5 +62,12 @@ mod tests {
                 "maxItems": 3,
             })
         );
+    }
+
+    #[test]
+    fn an_empty_description_removes_it() {
+        let mut schema = object(json!({"type": "string", "description": "From the type."}));
+        merge(&mut schema, &object(json!({"description": ""})));
+        assert_eq!(Value::Object(schema), json!({"type": "string"}));
     }
 }

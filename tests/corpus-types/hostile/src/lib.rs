@@ -1,4 +1,5 @@
-//! Generated types for the hostile CRDs of tests/hostile-crds, compiled with warnings
+//! Generated types for the hostile CRDs of tests/hostile-crds and the CRDs
+//! that are not structural of tests/loose-crds, compiled with warnings
 //! denied (design.md I5); see `../build.rs`.
 
 #![deny(warnings)]
