@@ -1,8 +1,9 @@
-//! The CRD → Rust generator and the `crd` command line tool.
+//! The CRD → Rust generator.
 //!
-//! Entry points: [`Builder`], the generator for build scripts
-//! ([`Builder::compile`]) and for tools and tests ([`Builder::generate`]);
-//! [`cli::run`], which the `crd` binary calls.
+//! Entry point: [`Builder`], the generator for build scripts
+//! ([`Builder::compile`]) and for tools, xtasks and tests
+//! ([`Builder::generate`]). The `crd` command line tool is the `crd-cli`
+//! crate, built on this one.
 //!
 //! The generator works in the house's four steps: CRD files are parsed into
 //! `crd_schema`'s model (`crd_schema::crd`), each version's schema is
@@ -25,7 +26,6 @@
 //! }
 //! ```
 
-pub mod cli;
 pub mod emit;
 pub mod error;
 pub mod naming;

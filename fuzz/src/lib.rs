@@ -1,6 +1,6 @@
 //! The fuzz targets' bodies, one function each: [`yaml`], [`check`],
 //! [`decode`], [`validate`] and [`generate`], each taking the raw input.
-//! `crd-codegen/tests/fuzz_regressions.rs` includes this file, so a
+//! `crd-cli/tests/fuzz_regressions.rs` includes this file, so a
 //! minimised crasher replays on stable through exactly the code that found
 //! it.
 //!
@@ -9,7 +9,7 @@
 //! generator, output that does not parse). Inputs a target cannot use are
 //! skipped.
 
-use crd_codegen::cli::{check, diag};
+use crd_cli::{check, diag};
 use crd_schema::crd::{self, CustomResourceDefinition};
 use crd_schema::field::Path;
 use crd_schema::limits::Limits;

@@ -13,7 +13,7 @@ use serde_json::Value;
 pub fn crd(args: &[&str]) -> (i32, String, String) {
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
+    let code = crd_cli::run(&args, &mut out, &mut err);
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("the tool writes UTF-8");
     (code, text(out), text(err))
 }

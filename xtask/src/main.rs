@@ -138,7 +138,7 @@ fn generate(check: bool) -> Result<()> {
 fn bless() -> Result<()> {
     for (package, test, what) in [
         ("crd-codegen", "snapshots", "the snapshot tests"),
-        ("crd-codegen", "explain", "the crd explain snapshot tests"),
+        ("crd-cli", "explain", "the crd explain snapshot tests"),
         ("crd-tests", "derive_snapshots", "the derive snapshot tests"),
         ("crd-tests", "openapi_meta", "the meta/v1 definitions"),
     ] {

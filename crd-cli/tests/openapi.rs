@@ -255,7 +255,7 @@ fn temp_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
 fn run(args: &[&str]) -> (i32, String, String) {
     let args: Vec<String> = std::iter::once("openapi").chain(args.iter().copied()).map(str::to_owned).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
+    let code = crd_cli::run(&args, &mut out, &mut err);
     (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
 }
 

@@ -5,7 +5,7 @@ fn main() {
     // A stack deep enough for documents nested as deep as `--max-depth`
     // allows; the memory is reserved, and only used by deep documents.
     let code = crd_schema::limits::with_deep_stack(|| {
-        crd_codegen::cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr())
+        crd_cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr())
     });
     std::process::exit(code);
 }

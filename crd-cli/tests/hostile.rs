@@ -31,7 +31,7 @@
 //! - `big` (2 GiB address space instead of 1 GiB), `memory_mib`,
 //!   `known_bug`, `note`.
 //!
-//! `HOSTILE_PRINT=1 cargo test -p crd-codegen --test hostile -- --nocapture`
+//! `HOSTILE_PRINT=1 cargo test -p crd-cli --test hostile -- --nocapture`
 //! prints what every run did, for writing the expectations of a new case;
 //! `HOSTILE_CASE=name` runs the cases whose name contains `name`.
 

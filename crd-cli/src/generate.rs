@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::diag;
-use crate::{Builder, Warning};
+use crd_codegen::{Builder, Warning};
 
 /// The parsed command line of `crd generate`.
 #[derive(Debug, Default)]

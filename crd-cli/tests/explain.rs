@@ -1,12 +1,12 @@
 //! `crd explain`: every field of every corpus CRD renders, the output of
 //! representative cases is pinned by the snapshots in
-//! `tests/snapshots/explain/` (`CRD_BLESS=1 cargo test -p crd-codegen
+//! `tests/snapshots/explain/` (`CRD_BLESS=1 cargo test -p crd-cli
 //! --test explain` rewrites them), and the command line behaves like
 //! `kubectl explain` (resource names, versions, errors).
 
 use std::path::{Path, PathBuf};
 
-use crd_codegen::cli::explain::{self, ExplainError};
+use crd_cli::explain::{self, ExplainError};
 use crd_schema::crd::{self, CustomResourceDefinition};
 use crd_schema::openapi::{self, Format};
 use serde_json::{Value, json};
@@ -27,7 +27,7 @@ fn cronjobs() -> String {
 fn crd_explain(args: &[&str]) -> (i32, String, String) {
     let args: Vec<String> = std::iter::once("explain").chain(args.iter().copied()).map(str::to_owned).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = crd_codegen::cli::run(&args, &mut out, &mut err);
+    let code = crd_cli::run(&args, &mut out, &mut err);
     (code, String::from_utf8(out).expect("UTF-8 stdout"), String::from_utf8(err).expect("UTF-8 stderr"))
 }
 

@@ -1,4 +1,8 @@
-//! The `crd` command line tool.
+//! The `crd` command line tool (`cargo install crd-cli`).
+//!
+//! A crate of its own so that users of the generator (`crd-codegen`, a
+//! build dependency) compile neither the CLI nor the CEL interpreter it
+//! enables.
 //!
 //! Entry point: [`run`], which the `crd` binary calls with its arguments and
 //! which returns the exit code: 0 when everything checked is valid, 1 when
