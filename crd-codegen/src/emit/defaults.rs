@@ -15,7 +15,8 @@ use super::{Ctx, derived_fn, ident};
 use crate::typespace::{Field, Slot, Special, StructDef, TypeKind, TypeRef};
 
 /// Whether the struct's `Default` is written by hand (a field has a schema
-/// default, or it is a root whose `apiVersion`/`kind` are filled in).
+/// default, or it is a root whose `apiVersion`/`kind` are filled in); a
+/// struct without `Default` has neither impl nor derive.
 pub(super) fn needs_impl(s: &StructDef) -> bool {
     s.resource.is_some() || s.fields.iter().any(|f| matches!(f.slot, Slot::Defaulted(_) | Slot::NullableDefaulted(_)))
 }
@@ -24,25 +25,12 @@ pub(super) fn needs_impl(s: &StructDef) -> bool {
 pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
     let fns: Vec<TokenStream> = s.fields.iter().filter_map(|f| field_fns(ctx, f)).collect();
     let inherent = if fns.is_empty() { quote!() } else { quote!(impl #name { #(#fns)* }) };
-    if !needs_impl(s) {
+    if !s.has_default || !needs_impl(s) {
         return inherent;
     }
-    let k8s = &ctx.k8s;
     let values = s.fields.iter().map(|f| {
         let field = ident(&f.ident);
-        let value = match (&f.slot, f.special) {
-            (Slot::Defaulted(_) | Slot::NullableDefaulted(_), _) => {
-                let function = derived_fn("default", &f.ident);
-                quote!(Self::#function())
-            }
-            (_, Some(Special::ApiVersion)) if s.resource.is_some() => {
-                quote!(::std::string::String::from(<Self as #k8s::Resource>::API_VERSION))
-            }
-            (_, Some(Special::Kind)) if s.resource.is_some() => {
-                quote!(::std::string::String::from(<Self as #k8s::Resource>::KIND))
-            }
-            _ => quote!(::std::default::Default::default()),
-        };
+        let value = field_default(ctx, s, f);
         quote!(#field: #value)
     });
     let flatten = s.flatten.as_deref().map(|f| {
@@ -60,6 +48,26 @@ pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
                 }
             }
         }
+    }
+}
+
+/// The value of field `f` of struct `s` in `s`'s `Default` (and in a
+/// root's constructor): its schema default, the root's `apiVersion` and
+/// `kind`, else its type's `Default`.
+pub(super) fn field_default(ctx: &Ctx<'_>, s: &StructDef, f: &Field) -> TokenStream {
+    let k8s = &ctx.k8s;
+    match (&f.slot, f.special) {
+        (Slot::Defaulted(_) | Slot::NullableDefaulted(_), _) => {
+            let function = derived_fn("default", &f.ident);
+            quote!(Self::#function())
+        }
+        (_, Some(Special::ApiVersion)) if s.resource.is_some() => {
+            quote!(::std::string::String::from(<Self as #k8s::Resource>::API_VERSION))
+        }
+        (_, Some(Special::Kind)) if s.resource.is_some() => {
+            quote!(::std::string::String::from(<Self as #k8s::Resource>::KIND))
+        }
+        _ => quote!(::std::default::Default::default()),
     }
 }
 
@@ -165,11 +173,25 @@ fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
 
 /// The expression for a default `value` of type `ty`.
 fn default_expr(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> TokenStream {
-    literal(ctx, ty, value).unwrap_or_else(|| {
-        let crd_schema = &ctx.crd_schema;
-        let json = raw_string(&value.to_string());
-        quote!(#crd_schema::__private::default_from_json(#json))
-    })
+    if let Some(literal) = literal(ctx, ty, value) {
+        return literal;
+    }
+    let crd_schema = &ctx.crd_schema;
+    let json = raw_string(&value.to_string());
+    if ctx.space.has_default(ty) {
+        return quote!(#crd_schema::__private::default_from_json(#json));
+    }
+    // `default_from_json` falls back to `T::default()` for a default that
+    // does not decode, and a type without `Default` (a required enum
+    // without schema default inside) has none. Such a default decodes: the
+    // API server accepts a CRD only if its defaults validate against their
+    // schemas (all but those under `additionalProperties`), so they hold
+    // every required field with a listed value.
+    let ty = ctx.ty(ty);
+    quote! {
+        #crd_schema::__private::default_from_json::<::std::option::Option<#ty>>(#json)
+            .expect("the API server accepts only defaults that validate against their schema")
+    }
 }
 
 /// A literal for a scalar default that fits its type exactly.

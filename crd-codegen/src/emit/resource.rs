@@ -4,13 +4,14 @@
 //! `new` for roots of the usual shape (`apiVersion`, `kind`, `metadata`,
 //! `spec` and an optional `status`); this module writes it only for roots
 //! with other top-level fields, which the derive cannot fill in but the
-//! generated `Default` can.
+//! generated `Default` can (or, for a root without `Default`, the values
+//! `Default` would give its other fields).
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{Ctx, ident};
-use crate::typespace::{Slot, Special, StructDef};
+use super::{Ctx, defaults, ident};
+use crate::typespace::{Field, Slot, Special, StructDef};
 
 // The derive's rule (crd-derive's `expand/crd.rs`): every field is one of
 // the five, and `status`, if there, is an `Option`.
@@ -23,38 +24,70 @@ fn derive_writes_new(s: &StructDef) -> bool {
 }
 
 /// `new(name, spec)` for a root struct with a `spec` field; empty for other
-/// structs. Every other field is the root's `Default`.
+/// structs. Every other field is its value in the root's `Default`.
 pub(super) fn constructor(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
     let Some(r) = &s.resource else { return quote!() };
     let Some(spec) = s.fields.iter().find(|f| f.json == "spec" && f.special.is_none()) else { return quote!() };
-    let Some(metadata) = s.fields.iter().find(|f| f.special == Some(Special::Metadata)) else { return quote!() };
-    if derive_writes_new(s) {
+    if !s.fields.iter().any(|f| f.special == Some(Special::Metadata)) || derive_writes_new(s) {
         return quote!();
     }
-    let k8s = &ctx.k8s;
-    let spec_ty = ctx.ty(&spec.ty);
-    let (spec_field, metadata_field) = (ident(&spec.ident), ident(&metadata.ident));
-    let field = match spec.slot {
-        Slot::Optional | Slot::NullableDefaulted(_) => quote!(#spec_field: ::std::option::Option::Some(spec)),
-        Slot::Nullable => quote!(#spec_field: ::std::option::Option::Some(::std::option::Option::Some(spec))),
-        // The field init shorthand where the names agree, as clippy wants.
-        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) if spec_field == "spec" => quote!(spec),
-        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => quote!(#spec_field: spec),
+    // A root without `Default` (a required field without one, in `spec`
+    // most often) gets every other field spelled out, in order, if they
+    // all have a value without input.
+    let others = || s.fields.iter().filter(|f| f.ident != spec.ident && f.special != Some(Special::Metadata));
+    if !s.has_default && !others().all(|f| ctx.space.field_has_default(f)) {
+        return quote!();
+    }
+    let fields = s.fields.iter().filter_map(|f| {
+        let field = ident(&f.ident);
+        if f.ident == spec.ident {
+            Some(spec_value(spec))
+        } else if f.special == Some(Special::Metadata) {
+            let k8s = &ctx.k8s;
+            Some(quote! {
+                #field: #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    name: ::std::option::Option::Some(::std::string::String::from(name)),
+                    ..::std::default::Default::default()
+                }
+            })
+        } else if s.has_default {
+            None
+        } else {
+            let value = defaults::field_default(ctx, s, f);
+            Some(quote!(#field: #value))
+        }
+    });
+    let rest = match (s.has_default, &s.flatten) {
+        (true, _) => quote!(..::std::default::Default::default()),
+        (false, Some(flatten)) => {
+            let flatten = ident(flatten);
+            quote!(#flatten: ::std::default::Default::default(),)
+        }
+        (false, None) => quote!(),
     };
+    let spec_ty = ctx.ty(&spec.ty);
     let doc = format!(" A new `{}` object named `name` with `spec`; every other field is its default.", r.kind);
     quote! {
         impl #name {
             #[doc = #doc]
             pub fn new(name: &str, spec: #spec_ty) -> Self {
                 Self {
-                    #metadata_field: #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-                        name: ::std::option::Option::Some(::std::string::String::from(name)),
-                        ..::std::default::Default::default()
-                    },
-                    #field,
-                    ..::std::default::Default::default()
+                    #(#fields,)*
+                    #rest
                 }
             }
         }
+    }
+}
+
+/// The `spec` field of `new`, from its argument `spec`.
+fn spec_value(spec: &Field) -> TokenStream {
+    let field = ident(&spec.ident);
+    match spec.slot {
+        Slot::Optional | Slot::NullableDefaulted(_) => quote!(#field: ::std::option::Option::Some(spec)),
+        Slot::Nullable => quote!(#field: ::std::option::Option::Some(::std::option::Option::Some(spec))),
+        // The field init shorthand where the names agree, as clippy wants.
+        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) if field == "spec" => quote!(spec),
+        Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => quote!(#field: spec),
     }
 }

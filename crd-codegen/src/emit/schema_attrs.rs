@@ -4,7 +4,7 @@
 //! vocabulary). The keywords to state were chosen by
 //! `typespace/keywords.rs`; this module only spells them.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::quote;
 use serde_json::{Map, Value};
 
@@ -39,24 +39,67 @@ pub(super) fn flatten_attr(s: &StructDef) -> TokenStream {
     if s.flatten_in_schema { quote!() } else { quote!(#[schema(skip)]) }
 }
 
-/// Whether attributes `tokens` repeat an argument (`key = value`), which
-/// clippy's `duplicated_attributes` reports (two printer columns of one
-/// type, two rules with one reason).
+/// Whether the attributes `tokens` of one item (or field) repeat an
+/// argument, which clippy's `duplicated_attributes` reports (two printer
+/// columns of one type). Its rule (`clippy_lints/src/attrs/
+/// duplicated_attributes.rs`): each argument is keyed by the path of the
+/// lists it sits in and its name, plus its value when that is a string
+/// (`crd:printer_column:type_=string`, but `schema:one_of:schema:required`
+/// whatever the value); `doc` and `reason` are not checked, nor is an
+/// attribute that is not a plain meta item (with a value such as `-1` or
+/// `["a"]` anywhere in it), nor the attributes of other items or fields.
 pub(super) fn repeats_arguments(tokens: &TokenStream) -> bool {
-    let flat: Vec<String> = flatten(tokens.clone());
-    let mut seen = std::collections::HashSet::new();
-    flat.windows(3).any(|w| w[1] == "=" && !seen.insert((w[0].clone(), w[2].clone())))
-}
-
-fn flatten(tokens: TokenStream) -> Vec<String> {
-    let mut out = Vec::new();
-    for tree in tokens {
-        match tree {
-            proc_macro2::TokenTree::Group(group) => out.extend(flatten(group.stream())),
-            other => out.push(other.to_string()),
+    let mut keys = Vec::new();
+    for tree in tokens.clone() {
+        if let TokenTree::Group(attr) = tree {
+            let mut own = Vec::new();
+            if lint_keys(attr.stream(), &mut Vec::new(), &mut own) {
+                keys.extend(own);
+            }
         }
     }
-    out
+    let mut seen = std::collections::HashSet::new();
+    !keys.into_iter().all(|key| seen.insert(key))
+}
+
+/// Adds clippy's keys of the comma-separated arguments `tokens`, nested in
+/// the lists `parents`; false when they are not meta items.
+fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<String>) -> bool {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for argument in trees.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        let name = match argument.first() {
+            Some(TokenTree::Ident(name)) => name.to_string(),
+            // A literal argument (`property("a", ...)`) has no key; a path
+            // (`::serde::Serialize`) is never repeated here.
+            _ => continue,
+        };
+        let path = format!("{}:{name}", parents.join(":"));
+        let key = match &argument[1..] {
+            [TokenTree::Group(list)] => {
+                parents.push(name.clone());
+                let plain = lint_keys(list.stream(), parents, keys);
+                parents.pop();
+                if !plain {
+                    return false;
+                }
+                continue;
+            }
+            [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
+                match syn::parse_str::<syn::LitStr>(&value.to_string()) {
+                    Ok(text) => format!("{path}={}", text.value()),
+                    Err(_) => path,
+                }
+            }
+            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => path,
+            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "false" => path,
+            [TokenTree::Punct(eq), ..] if eq.as_char() == '=' => return false,
+            _ => path,
+        };
+        if name != "doc" && name != "reason" {
+            keys.push(key);
+        }
+    }
+    true
 }
 
 fn attr(args: Vec<TokenStream>) -> TokenStream {
@@ -310,11 +353,24 @@ mod tests {
     }
 
     #[test]
-    fn repeated_arguments_are_found() {
+    fn repeated_arguments_are_found_as_clippy_finds_them() {
         let column = |name: &str| quote!(printer_column(name = #name, type_ = "integer"));
         let (a, b) = (column("A"), column("B"));
         assert!(repeats_arguments(&quote!(#[crd(#a, #b)])));
         assert!(!repeats_arguments(&quote!(#[crd(#a)])));
+        // Values count only when they are strings.
+        assert!(!repeats_arguments(&quote!(#[schema(validation(message = "a"), validation(message = "b"))])));
+        // The same argument in other lists, doc comments and reasons are no
+        // repeat, and clippy skips attributes with values that are not
+        // literals.
+        assert!(!repeats_arguments(&quote!(#[serde(default)] #[schema(items(default = 1), default = 1)])));
+        assert!(!repeats_arguments(&quote!(#[doc = "a"] #[doc = "a"] #[schema(description = "a")])));
+        assert!(!repeats_arguments(&quote!(#[schema(validation(reason = "R"), validation(reason = "R"))])));
+        assert!(!repeats_arguments(&quote!(#[schema(one_of(schema(required = ["a"]), schema(required = ["b"])))])));
+        assert!(repeats_arguments(&quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)))])));
+        assert!(!repeats_arguments(
+            &quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)), minimum = -1)])
+        ));
     }
 
     #[test]

@@ -36,10 +36,10 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(&def.doc);
-    let base: &[&str] = if defaults::needs_impl(s) {
-        &["Clone", "Debug", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
-    } else {
+    let base: &[&str] = if s.has_default && !defaults::needs_impl(s) {
         &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
+    } else {
+        &["Clone", "Debug", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     };
     let derive = derive_attr(ctx, base);
     let crd = match (&s.resource, &s.crd) {
@@ -59,9 +59,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
             pub #f: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
         }
     });
-    let fields: Vec<TokenStream> = fields.collect();
-    let duplicated = schema_attrs::repeats_arguments(&quote!(#crd #schema #(#fields)*))
-        .then(|| quote!(#[allow(clippy::duplicated_attributes)]));
+    let duplicated = schema_attrs::repeats_arguments(&quote!(#derive #crd #schema)).then(duplicated_allow);
     let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     quote! {
@@ -151,15 +149,22 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     };
     let allow = ctx.complex(&f.ty, wrappers).then(|| quote!(#[allow(clippy::type_complexity)]));
     let schema = schema_attrs::field_attr(f);
-    quote!(#doc #serde #schema #allow pub #name: #ty)
+    let duplicated = schema_attrs::repeats_arguments(&quote!(#serde #schema)).then(duplicated_allow);
+    quote!(#doc #serde #schema #allow #duplicated pub #name: #ty)
+}
+
+/// clippy's `duplicated_attributes` looks at one item's or field's
+/// attributes at a time, so the allowance goes where they repeat.
+fn duplicated_allow() -> TokenStream {
+    quote!(#[allow(clippy::duplicated_attributes)])
 }
 
 fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(&def.doc);
     let default_variant = match e.default {
-        EnumDefault::Variant(i) => Some(i),
-        EnumDefault::Unknown(_) => None,
+        Some(EnumDefault::Variant(i)) => Some(i),
+        Some(EnumDefault::Unknown(_)) | None => None,
     };
     let mut base = vec!["Clone", "Debug"];
     if default_variant.is_some() {
@@ -189,7 +194,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     });
     let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
     let default_impl = match (&e.default, &e.catch_all) {
-        (EnumDefault::Unknown(value), Some(c)) => {
+        (Some(EnumDefault::Unknown(value)), Some(c)) => {
             let c = ident(c);
             quote! {
                 const _: () = {
@@ -281,7 +286,7 @@ mod tests {
         EnumDef {
             variants: variants.iter().map(|v| ((*v).to_owned(), v.to_lowercase())).collect(),
             catch_all: catch_all.then(|| "Unknown".to_owned()),
-            default: EnumDefault::Variant(0),
+            default: None,
         }
     }
 
@@ -303,6 +308,121 @@ mod tests {
         };
         assert_eq!(helper("pub a:"), "::crd_schema::__private::double_option_map_without_nulls", "{code}");
         assert_eq!(helper("pub b:"), "::crd_schema::__private::option_map_without_nulls", "{code}");
+    }
+
+    /// The code for a `Widget` whose root has `properties` and `required`.
+    fn widget(properties: &str, required: &str) -> String {
+        let crd = format!(
+            r#"{{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {{"name": "widgets.example.com"}}, "spec": {{"group": "example.com", "scope": "Namespaced",
+            "names": {{"kind": "Widget", "plural": "widgets"}}, "versions": [{{"name": "v1", "served": true,
+            "storage": true, "schema": {{"openAPIV3Schema": {{"type": "object", "required": {required},
+            "properties": {properties}}}}}}}]}}}}"#
+        );
+        crate::Builder::new().crd_source("w.json", &crd).generate().unwrap()
+    }
+
+    /// The text of item `item` (`pub struct WidgetSpec`) up to the next
+    /// item, with the attributes before it.
+    fn item<'a>(code: &'a str, item: &str) -> &'a str {
+        let start = code.find(item).unwrap_or_else(|| panic!("{item}: {code}"));
+        let start = code[..start].rfind("\n\n").unwrap_or(0);
+        let end = code[start + 2..].find("\n\n").map_or(code.len(), |e| start + 2 + e);
+        &code[start..end]
+    }
+
+    #[test]
+    fn an_enum_without_schema_default_has_no_default() {
+        // Issue 18: the first variant was the default of every enum, so a
+        // required colour without default defaulted to `Red`.
+        let code = widget(
+            r#"{"spec": {"type": "object", "required": ["colour"], "properties": {
+                "colour": {"type": "string", "enum": ["red", "green"]},
+                "shade": {"type": "string", "enum": ["light", "dark"]}}}}"#,
+            "[]",
+        );
+        for name in ["WidgetSpecColour", "WidgetSpecShade"] {
+            let e = item(&code, &format!("pub enum {name} {{"));
+            assert!(!e.contains("Default") && !e.contains("#[default]"), "{e}");
+            assert!(!code.contains(&format!("Default for {name}")), "{code}");
+        }
+        // A required field without a value has no default: neither has its
+        // struct. The optional spec of the root is `None` by default.
+        let spec = item(&code, "pub struct WidgetSpec {");
+        assert!(!spec.contains("Default"), "{spec}");
+        assert!(!code.contains("Default for WidgetSpec "), "{code}");
+        assert!(code.contains("impl ::std::default::Default for Widget {"), "{code}");
+        // An optional enum without default is fine: `None`.
+        let code = widget(
+            r#"{"spec": {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red"]}}}}"#,
+            "[]",
+        );
+        assert!(item(&code, "pub struct WidgetSpec {").contains("Default,"), "{code}");
+    }
+
+    #[test]
+    fn a_root_without_default_still_has_a_constructor() {
+        // `spec` required, and no value for its required enum: no `Default`
+        // for the root, and `new` spells out the other fields (the derive
+        // writes it for roots with only `spec` and `status`).
+        let code = widget(
+            r#"{"spec": {"type": "object", "required": ["colour"], "properties": {
+                "colour": {"type": "string", "enum": ["red", "green"]}}},
+                "operation": {"type": "object", "properties": {"retries": {"type": "integer", "default": 2}}},
+                "phase": {"type": "string", "default": "new"}}"#,
+            r#"["spec"]"#,
+        );
+        assert!(!code.contains("Default for Widget "), "{code}");
+        let new =
+            code.split("pub fn new(name: &str, spec: WidgetSpec) -> Self {").nth(1).unwrap_or_else(|| panic!("{code}"));
+        let new = &new[..new.find("\n        }\n").unwrap_or(new.len())];
+        let new: String = new.split_whitespace().collect();
+        let inits = [
+            "Self{api_version:::std::string::String::from(<Selfas::k8s_openapi::Resource>::API_VERSION,),",
+            "kind:::std::string::String::from(<Selfas::k8s_openapi::Resource>::KIND,),",
+            "metadata:::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta{",
+            "},spec,operation:::std::default::Default::default(),phase:Self::default_phase(),}",
+        ];
+        for init in inits {
+            assert!(new.contains(init), "{init}: {new}");
+        }
+    }
+
+    #[test]
+    fn an_enum_with_schema_default_defaults_to_it() {
+        let code = widget(
+            r#"{"spec": {"type": "object", "required": ["colour"], "properties": {
+                "colour": {"type": "string", "enum": ["red", "green"], "default": "green"},
+                "shade": {"type": "string", "enum": ["light"], "default": "pale"}}}}"#,
+            "[]",
+        );
+        let colour = item(&code, "pub enum WidgetSpecColour {");
+        assert!(colour.contains("    Default,"), "{colour}");
+        assert!(colour.contains("#[default]\n        #[serde(rename = \"green\")]\n        Green,"), "{colour}");
+        // An unlisted default is held by the catch-all.
+        assert!(code.contains("Self::Unknown(::std::string::String::from(\"pale\"))"), "{code}");
+        // The struct's `Default` is the schema's.
+        assert!(code.contains("colour: Self::default_colour(),"), "{code}");
+        assert!(
+            code.contains("fn default_colour() -> WidgetSpecColour {\n                WidgetSpecColour::Green"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn a_json_default_of_a_type_without_default_is_decoded_as_an_option() {
+        let code = widget(
+            r#"{"spec": {"type": "object", "properties": {"mode": {"type": "object", "default": {"kind": "fast"},
+                "required": ["kind"], "properties": {"kind": {"type": "string", "enum": ["fast", "slow"]}}}}}}"#,
+            "[]",
+        );
+        let code: String = code.split_whitespace().collect();
+        assert!(
+            code.contains("default_from_json::<::std::option::Option<WidgetSpecMode>,>(r#\"{\"kind\":\"fast\"}\"#)"),
+            "{code}"
+        );
+        // The struct holding it has a `Default` all the same.
+        assert!(code.contains("impl::std::default::DefaultforWidgetSpec{"), "{code}");
     }
 
     #[test]

@@ -205,7 +205,18 @@ impl Builder {
             });
         }
         let flatten_in_schema = flatten.is_some() && schema.extensions.x_preserve_unknown_fields;
-        StructDef { fields, flatten, resource: None, schema: Default::default(), flatten_in_schema, crd: None }
+        // The fields' types are complete: children are built before their
+        // parent's fields are collected.
+        let has_default = fields.iter().all(|f| self.space.field_has_default(f));
+        StructDef {
+            fields,
+            flatten,
+            resource: None,
+            schema: Default::default(),
+            flatten_in_schema,
+            crd: None,
+            has_default,
+        }
     }
 
     /// `apiVersion`, `kind` and `metadata` of the root (always there) or of
@@ -332,14 +343,13 @@ fn enum_def(values: &[&str], default: Option<&Value>, strict: bool) -> EnumDef {
     // A listed "Unknown" (condition statuses) keeps its natural name; the
     // catch-all then becomes `Other`.
     let catch_all = (!strict).then(|| idents.claim(if idents.contains("Unknown") { "Other" } else { "Unknown" }));
-    let default = match default.and_then(Value::as_str) {
-        Some(value) => match variants.iter().position(|(_, v)| v == value) {
-            Some(i) => EnumDefault::Variant(i),
-            None if catch_all.is_some() => EnumDefault::Unknown(value.to_owned()),
-            None => EnumDefault::Variant(0),
-        },
-        None => EnumDefault::Variant(0),
-    };
+    // No schema default, no `Default`; an unlisted default of a strict
+    // enum (which the API server would not accept) has no variant either.
+    let default =
+        default.and_then(Value::as_str).and_then(|value| match variants.iter().position(|(_, v)| v == value) {
+            Some(i) => Some(EnumDefault::Variant(i)),
+            None => catch_all.is_some().then(|| EnumDefault::Unknown(value.to_owned())),
+        });
     EnumDef { variants, catch_all, default }
 }
 
@@ -439,9 +449,11 @@ mod tests {
         assert_eq!(e.catch_all.as_deref(), Some("Other"));
         let e = enum_def(&["a", "b", "a"], Some(&json!("c")), false);
         assert_eq!(e.variants.len(), 2);
-        assert_eq!(e.default, EnumDefault::Unknown("c".into()));
+        assert_eq!(e.default, Some(EnumDefault::Unknown("c".into())));
         let e = enum_def(&["a", "b"], Some(&json!("b")), true);
-        assert_eq!((e.catch_all, e.default), (None, EnumDefault::Variant(1)));
+        assert_eq!((e.catch_all, e.default), (None, Some(EnumDefault::Variant(1))));
+        assert_eq!(enum_def(&["a", "b"], None, false).default, None);
+        assert_eq!(enum_def(&["a", "b"], Some(&json!("c")), true).default, None);
     }
 
     #[test]

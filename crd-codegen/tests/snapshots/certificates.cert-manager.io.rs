@@ -70,7 +70,6 @@ pub mod v1 {
     #[schema(
         description = "A Certificate resource should be created to ensure an up to date and signed\nX.509 certificate is stored in the Kubernetes Secret resource named in `spec.secretName`.\n\nThe stored certificate will be renewed before it expires (as configured by `spec.renewBefore`)."
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct Certificate {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -142,7 +141,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpec {
         /// Defines extra output formats of the private key and signed certificate chain
         /// to be written to this Certificate's target Secret.
@@ -441,7 +439,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         ::serde::Serialize,
         ::serde::Deserialize,
@@ -458,7 +455,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -468,7 +464,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecAdditionalOutputFormatsType {
-        #[default]
         #[serde(rename = "DER")]
         Der,
         #[serde(rename = "CombinedPEM")]
@@ -512,7 +507,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecIssuerRef {
         /// Group of the issuer being referred to.
         /// Defaults to 'cert-manager.io'.
@@ -536,7 +530,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystores {
         /// JKS configures options for storing a JKS keystore in the
         /// `spec.secretName` Secret resource.
@@ -559,7 +552,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystoresJks {
         /// Alias specifies the alias of the key in the keystore, required by the JKS format.
         /// If not provided, the default alias `certificate` will be used.
@@ -632,7 +624,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecKeystoresPkcs12 {
         /// Create enables PKCS12 keystore creation for the Certificate.
         /// If true, a file named `keystore.p12` will be created in the target
@@ -713,7 +704,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -723,7 +713,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecKeystoresPkcs12Profile {
-        #[default]
         #[serde(rename = "LegacyRC2")]
         LegacyRc2,
         #[serde(rename = "LegacyDES")]
@@ -770,7 +759,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecNameConstraints {
         /// if true then the name constraints are marked critical.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -797,7 +785,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecNameConstraintsExcluded {
         /// DNSDomains is a list of DNS domains that are permitted or excluded.
         #[serde(
@@ -845,7 +832,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecOtherNames {
         /// OID is the object identifier for the otherName SAN.
         /// The object identifier must be expressed as a dotted string, for
@@ -873,7 +859,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecPrivateKey {
         /// Algorithm is the private key algorithm of the corresponding private key
         /// for this certificate.
@@ -935,7 +920,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -945,7 +929,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyAlgorithm {
-        #[default]
         #[serde(rename = "RSA")]
         Rsa,
         #[serde(rename = "ECDSA")]
@@ -984,7 +967,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -994,7 +976,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyEncoding {
-        #[default]
         #[serde(rename = "PKCS1")]
         Pkcs1,
         #[serde(rename = "PKCS8")]
@@ -1036,7 +1017,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -1046,7 +1026,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyRotationPolicy {
-        #[default]
         Never,
         Always,
         /// A value this version of the schema does not list.
@@ -1084,7 +1063,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecRenewal {
         /// `policy` must be one of `Disabled`, `RenewBefore`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1106,7 +1084,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -1116,7 +1093,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecRenewalPolicy {
-        #[default]
         RenewBefore,
         Disabled,
         /// A value this version of the schema does not list.
@@ -1152,7 +1128,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecRenewalWindows {
         /// `cron` is a cron compliant string to allow when the renewal should be allowed. Format is
         /// as shown below:
@@ -1198,7 +1173,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecSecretTemplate {
         /// Annotations is a key value map to be copied to the target Kubernetes Secret.
         #[serde(
@@ -1227,7 +1201,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -1237,7 +1210,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecSignatureAlgorithm {
-        #[default]
         #[serde(rename = "SHA256WithRSA")]
         Sha256WithRsa,
         #[serde(rename = "SHA384WithRSA")]
@@ -1293,7 +1265,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateSpecSubject {
         /// Countries to be used on the Certificate.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1380,7 +1351,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -1390,7 +1360,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateSpecUsages {
-        #[default]
         #[serde(rename = "signing")]
         Signing,
         #[serde(rename = "digital signature")]
@@ -1495,7 +1464,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatus {
         /// ACME stores information that is fetched from the ACME CA server.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1622,7 +1590,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusAcmeAri {
         /// ExplanationURL is a human-readable URL that may explain why the suggested window
         /// has its current value.
@@ -1689,7 +1656,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusAcmeAriSuggestedWindow {
         /// End is the end of the suggested renewal window.
         #[schema(format = "date-time")]
@@ -1703,13 +1669,11 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         ::serde::Serialize,
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CertificateStatusConditions {
         /// LastTransitionTime is the timestamp corresponding to the last status
         /// change of this condition.
@@ -1753,7 +1717,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -1763,7 +1726,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum CertificateStatusConditionsStatus {
-        #[default]
         True,
         False,
         Unknown,

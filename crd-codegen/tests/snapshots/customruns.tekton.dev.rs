@@ -45,7 +45,6 @@ pub mod v1beta1 {
         served = true,
         storage = true
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRun {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -105,7 +104,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpec {
         /// TaskRef can be used to refer to a specific instance of a task.
         #[serde(
@@ -178,7 +176,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomRef {
         /// API version of the referent
         /// Note: A Task with non-empty APIVersion and Kind is considered a Custom Task
@@ -257,7 +254,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomSpec {
         #[serde(
             rename = "apiVersion",
@@ -286,7 +282,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecCustomSpecMetadata {
         #[serde(
             default,
@@ -316,7 +311,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspaces {
         /// ConfigMap represents a configMap that should populate this workspace.
         #[serde(
@@ -395,7 +389,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesConfigMap {
         /// defaultMode is optional: mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -511,7 +504,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesCsi {
         /// driver is the name of the CSI driver that handles this volume.
         /// Consult with your admin for the correct name as registered in the cluster.
@@ -625,7 +617,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesEmptyDir {
         /// medium represents what type of storage medium should back this directory.
         /// The default is "" which means to use the node's default medium.
@@ -697,7 +688,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjected {
         /// defaultMode are the mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -736,7 +726,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSources {
         /// ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field
         /// of ClusterTrustBundle objects in an auto-updating file.
@@ -815,7 +804,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundle {
         /// Select all ClusterTrustBundles that match this label selector.  Only has
         /// effect if signerName is set.  Mutually-exclusive with name.  If unset,
@@ -867,7 +855,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelector {
         /// matchExpressions is a list of label selector requirements. The requirements are ANDed.
         #[serde(
@@ -934,7 +921,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesConfigMap {
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// ConfigMap will be projected into the volume as a file whose name is the
@@ -1032,7 +1018,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems {
         /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid
         /// are supported.
@@ -1111,7 +1096,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsResourceFieldRef {
         /// Container name: required for volumes, optional for env vars
         #[serde(
@@ -1141,7 +1125,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesSecret {
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// Secret will be projected into the volume as a file whose name is the
@@ -1214,7 +1197,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesServiceAccountToken {
         /// audience is the intended audience of the token. A recipient of a token
         /// must identify itself with an identifier specified in the audience of the
@@ -1250,7 +1232,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunSpecWorkspacesSecret {
         /// defaultMode is Optional: mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -1306,7 +1287,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunStatus {
         /// Annotations is additional Status fields for the Resource to save some
         /// additional State as well as convey more information to the user. This is
@@ -1392,7 +1372,6 @@ pub mod v1beta1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct CustomRunStatusConditions {
         /// LastTransitionTime is the last time the condition transitioned from one status to another.
         /// We use VolatileTime in place of metav1.Time to exclude this from creating

@@ -22,7 +22,6 @@ pub mod v1 {
         served = true,
         storage = true
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct Enum {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
@@ -86,7 +85,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -96,7 +94,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum EnumSpecField {
-        #[default]
         Value1,
         Value2,
         /// A value this version of the schema does not list.

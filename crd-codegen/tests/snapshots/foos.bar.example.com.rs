@@ -21,7 +21,6 @@ pub mod foo {
         served = true,
         storage = true
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct Foo {
         /// APIVersion defines the versioned schema of this representation of an object. Servers
         /// should convert recognized schemas to the latest internal value, and may reject

@@ -24,7 +24,6 @@ pub mod v1 {
         served = true,
         storage = true
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct Widget {
         #[serde(rename = "apiVersion")]
         #[schema(skip)]
@@ -72,7 +71,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct WidgetSpec {
         #[serde(
             default = "WidgetSpec::default_size",
@@ -135,7 +133,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -145,7 +142,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum WidgetSpecColour {
-        #[default]
         #[serde(rename = "red")]
         Red,
         #[serde(rename = "green")]
@@ -201,7 +197,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct WidgetSpecTemplate {
         #[serde(
             rename = "apiVersion",

@@ -58,24 +58,6 @@ pub mod v1 {
         pub status: ::std::option::Option<DatabaseStatus>,
     }
 
-    const _: () = {
-        impl ::std::default::Default for Database {
-            fn default() -> Self {
-                Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
-                    status: ::std::default::Default::default(),
-                }
-            }
-        }
-    };
-
     /// What the user asks for.
     #[derive(
         Clone,
@@ -85,7 +67,6 @@ pub mod v1 {
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct DatabaseSpec {
         /// The database engine.
         pub engine: DatabaseSpecEngine,
@@ -158,27 +139,12 @@ pub mod v1 {
                 ::crd_schema::__private::null_as(deserializer, Self::default_replicas)
             }
         }
-
-        impl ::std::default::Default for DatabaseSpec {
-            fn default() -> Self {
-                Self {
-                    engine: ::std::default::Default::default(),
-                    version: ::std::default::Default::default(),
-                    replicas: Self::default_replicas(),
-                    storage: ::std::default::Default::default(),
-                    backup: ::std::default::Default::default(),
-                    parameters: ::std::default::Default::default(),
-                    users: ::std::default::Default::default(),
-                }
-            }
-        }
     };
 
     /// The database engine.
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -188,7 +154,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum DatabaseSpecEngine {
-        #[default]
         #[serde(rename = "postgres")]
         Postgres,
         #[serde(rename = "mysql")]
@@ -220,13 +185,11 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         ::serde::Serialize,
         ::serde::Deserialize,
         ::crd_schema::CustomResourceSchema
     )]
-    #[allow(clippy::duplicated_attributes)]
     pub struct DatabaseSpecBackup {
         pub r#type: DatabaseSpecBackupType,
         /// A cron expression (`0 3 * * *`).
@@ -242,7 +205,6 @@ pub mod v1 {
     #[derive(
         Clone,
         Debug,
-        Default,
         PartialEq,
         Eq,
         Hash,
@@ -252,7 +214,6 @@ pub mod v1 {
         ::crd_schema::CustomResourceSchema
     )]
     pub enum DatabaseSpecBackupType {
-        #[default]
         #[serde(rename = "cron")]
         Cron,
         #[serde(rename = "interval")]
