@@ -52,6 +52,14 @@ pub enum Error {
     },
     /// `compile()` ran outside a build script.
     NoOutDir,
+    /// A checked-in generated file differs from what the generator makes
+    /// now ([`Builder::check`](crate::Builder::check)).
+    Stale {
+        /// The file.
+        path: PathBuf,
+        /// A unified diff from the file to the fresh text.
+        diff: String,
+    },
     /// Writing the generated file failed.
     Io {
         /// The file.
@@ -79,6 +87,13 @@ impl fmt::Display for Error {
             Error::NoOutDir => f.write_str(
                 "OUT_DIR is not set: `Builder::compile` runs in build scripts (use `Builder::generate` elsewhere)",
             ),
+            Error::Stale { path, diff } => {
+                write!(
+                    f,
+                    "{} is stale: regenerate it (the diff from the file to the fresh text):\n{diff}",
+                    path.display()
+                )
+            }
             Error::Io { path, source } => write!(f, "{}: cannot write: {source}", path.display()),
         }
     }

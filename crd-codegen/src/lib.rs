@@ -26,6 +26,7 @@
 //! }
 //! ```
 
+pub mod checked_in;
 pub mod emit;
 pub mod error;
 pub mod naming;
@@ -249,10 +250,35 @@ impl Builder {
                 println!("cargo:warning={line}");
             }
         }
-        if std::fs::read(&path).is_ok_and(|old| old == text.as_bytes()) {
-            return Ok(());
-        }
-        std::fs::write(&path, text).map_err(|source| Error::Io { path, source })
+        checked_in::write_if_changed(&path, &text).map(|_| ())
+    }
+
+    /// For generated code kept in the repository (an operator's
+    /// `cargo xtask gen`): writes the generated file to `path` when its
+    /// content changed; returns whether it wrote.
+    ///
+    /// ```no_run
+    /// // xtask/src/main.rs: `cargo xtask gen` writes, `cargo xtask gen --check` checks.
+    /// fn main() -> Result<(), crd_codegen::Error> {
+    ///     let mut builder = crd_codegen::Builder::new();
+    ///     builder.crd("crds/widgets.example.com.yaml");
+    ///     let out = std::path::Path::new("src/generated/widgets.rs");
+    ///     if std::env::args().any(|a| a == "--check") {
+    ///         builder.check(out) // fails with a unified diff when stale
+    ///     } else {
+    ///         builder.write(out).map(|_| ())
+    ///     }
+    /// }
+    /// ```
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<bool> {
+        checked_in::write_if_changed(path.as_ref(), &self.generate()?)
+    }
+
+    /// Succeeds when `path` holds exactly what [`Builder::write`] would
+    /// write; otherwise [`Error::Stale`], whose text is a unified diff from
+    /// the file to the fresh code (for CI: "regenerate it").
+    pub fn check(&self, path: impl AsRef<Path>) -> Result<()> {
+        checked_in::check_fresh(path.as_ref(), &self.generate()?)
     }
 
     /// Every step recurses once per level of nesting, so it all runs with a

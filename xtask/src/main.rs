@@ -79,20 +79,6 @@ fn demo() -> Result<()> {
     Ok(())
 }
 
-/// A short line diff: the first differing lines with context.
-fn diff(old: &str, new: &str) -> String {
-    let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-    let first = old.iter().zip(&new).position(|(a, b)| a != b).unwrap_or(old.len().min(new.len()));
-    let mut out = format!("@@ line {} @@\n", first + 1);
-    for line in old.iter().skip(first).take(5) {
-        out.push_str(&format!("-{line}\n"));
-    }
-    for line in new.iter().skip(first).take(5) {
-        out.push_str(&format!("+{line}\n"));
-    }
-    out
-}
-
 /// The CRD YAML the Rust-first example derives, relative to the root.
 const DERIVED_CRD: &str = "examples/derive-operator/crd.yaml";
 
@@ -115,15 +101,12 @@ fn generate(check: bool) -> Result<()> {
     outputs.push((DERIVED_CRD, derived));
     for (output, text) in outputs {
         let path: &Path = &root.join(output);
-        let old = std::fs::read_to_string(path).unwrap_or_default();
-        if old == text {
-            continue;
-        }
         if check {
-            println!("{output} is stale (regenerate with `cargo xtask gen`):\n{}", diff(&old, &text));
-            stale.push(output);
-        } else {
-            std::fs::write(path, &text).with_context(|| format!("writing {output}"))?;
+            if let Err(stale_file) = crd_codegen::checked_in::check_fresh(path, &text) {
+                println!("{stale_file}\n(regenerate with `cargo xtask gen`)");
+                stale.push(output);
+            }
+        } else if crd_codegen::checked_in::write_if_changed(path, &text)? {
             println!("wrote {output}");
         }
     }
