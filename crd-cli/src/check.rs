@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use super::diag;
 
 /// Output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// rustc-like diagnostics.
     Text,

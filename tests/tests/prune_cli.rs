@@ -158,7 +158,7 @@ fn bad_invocations_exit_2() {
     assert_eq!(crd(&["prune", "--format", "toml", "--crd", "x.yaml", "y.yaml"]).0, 2);
     let (code, _, err) = crd(&["prune", "--crd", "/nonexistent/crd.yaml", "/nonexistent/in.yaml"]);
     assert_eq!(code, 2);
-    assert!(err.contains("cannot read") && !err.contains("usage:"), "{err}");
+    assert!(err.contains("cannot read") && !err.contains("Usage:"), "{err}");
     let dir = scratch("nonstructural");
     let schema = write(&dir, "schema.yaml", "type: object\nproperties:\n  a: {$ref: '#/x'}\n");
     let input = write(&dir, "v.json", "{}");
