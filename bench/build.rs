@@ -123,6 +123,12 @@ impl Plain {
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let crds_dir = manifest.join("../../shared/corpus/crds");
+    assert!(
+        crds_dir.is_dir(),
+        "{} does not exist: the benchmarks are generated from the shared corpus in `../shared` beside \
+         the repository; crd-bench is not a default member, so `cargo build` works without it",
+        crds_dir.display()
+    );
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let mut subjects = String::new();
     let mut cases = String::new();

@@ -122,7 +122,7 @@ impl Input {
         let (_, crd) = loaded.crds.into_iter().next().ok_or("no CRD")?;
         let index = crd.spec.versions.iter().position(|v| v.name == case.version).ok_or("no version")?;
         let props = crd.spec.version_schema(index).ok_or("no schema")?;
-        let schema = crd_schema::resource::serving_schema(props, &crd.metadata.name)?;
+        let schema = crd_schema::resource::serving_schema(props, &crd.metadata.name).map_err(|e| e.to_string())?;
         // Samples the server would store as they are and all three
         // decoders take, with typed and dynamic agreeing (design.md I2).
         let mine: Vec<&Value> = samples

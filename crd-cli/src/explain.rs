@@ -13,12 +13,13 @@
 //! are wrapped by go-wordwrap (v1.0.1) and numbers print as Go's `%v` of a
 //! float64. Like kubectl it prints no default values.
 //!
-//! Error policy: usage mistakes are `Err` from [`command`]; anything that
-//! goes wrong while running (unreadable CRD, unknown resource, unknown
-//! field) is written to `err` as `error: ...` with kubectl's wording, and
-//! the exit code is 2. Nothing panics on any document: cyclic `$ref`s stop
-//! as kubectl's history stops them (or, where kubectl has none, at the
-//! first repeat), and nesting deeper than [`MAX_DEPTH`] is an error.
+//! Error policy: usage mistakes are found before [`command`] runs
+//! (`crate::args`); anything that goes wrong while running (unreadable
+//! CRD, unknown resource, unknown field) is written to `err` as
+//! `error: ...` with kubectl's wording, and the exit code is 2. Nothing
+//! panics on any document: cyclic `$ref`s stop as kubectl's history stops
+//! them (or, where kubectl has none, at the first repeat), and nesting
+//! deeper than [`MAX_DEPTH`] is an error.
 
 use std::fmt;
 use std::io::Write;
@@ -582,55 +583,34 @@ fn wrap(limit: i64, text: &str) -> String {
     out
 }
 
-/// The parsed command line.
-#[derive(Debug, Default)]
-struct Args {
-    crds: Vec<PathBuf>,
-    version: Option<String>,
-    recursive: bool,
-    resource: String,
+/// The checked command line of `crd explain` (see `args::ExplainArgs`).
+#[derive(Debug)]
+pub struct Args {
+    /// `--crd`: the CRD files or directories.
+    pub crds: Vec<PathBuf>,
+    /// `--version`
+    pub version: Option<String>,
+    /// `--recursive`
+    pub recursive: bool,
+    /// `RESOURCE[.FIELD...]`
+    pub resource: String,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut parsed = Args::default();
-    let mut resource = None;
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "--crd" => parsed.crds.push(PathBuf::from(super::flag_value(&mut iter, "--crd")?)),
-            "--version" => parsed.version = Some(super::flag_value(&mut iter, "--version")?),
-            "--recursive" => parsed.recursive = true,
-            a if a.starts_with('-') => return Err(format!("unknown option `{a}` for `crd explain`")),
-            a if resource.is_some() => {
-                return Err(format!("unexpected argument `{a}`: `crd explain` takes one RESOURCE"));
-            }
-            a => resource = Some(a.to_owned()),
-        }
-    }
-    if parsed.crds.is_empty() {
-        return Err("`crd explain` needs `--crd PATH`".to_owned());
-    }
-    parsed.resource = resource.ok_or("`crd explain` needs a RESOURCE, such as `widgets` or `widgets.spec`")?;
-    Ok(parsed)
-}
-
-/// Runs `crd explain` with its arguments. `Err` is a usage mistake (the
-/// caller prints it with the usage text); failures while running are
-/// written to `err` and give exit code 2.
-pub fn command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
-    let args = parse(args)?;
-    let (printed, failure) = match run(&args) {
+/// Runs `crd explain`; returns the exit code. Failures are written to
+/// `err` and give exit code 2.
+pub fn command(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let (printed, failure) = match run(args) {
         Ok(text) => (text, None),
         Err(e) => (e.printed, Some(e.message)),
     };
     let message = match (failure, out.write_all(printed.as_bytes()).and_then(|()| out.flush())) {
-        (None, Ok(())) => return Ok(0),
+        (None, Ok(())) => return 0,
         (Some(message), _) => message,
         (None, Err(e)) => e.to_string(),
     };
     // Nothing useful is left to do when stderr itself fails.
     let _ = writeln!(err, "error: {message}");
-    Ok(2)
+    2
 }
 
 /// Loads the CRDs, finds the resource and version, builds the document and
@@ -649,7 +629,8 @@ fn run(args: &Args) -> Result<String, ExplainError> {
         None => openapi::preferred_version(spec)
             .ok_or_else(|| plain(format!("CRD {} serves no version", crd.metadata.name)))?,
     };
-    let document = openapi::document(std::slice::from_ref(spec), version, Format::V3).map_err(plain)?;
+    let document =
+        openapi::document(std::slice::from_ref(spec), version, Format::V3).map_err(|e| plain(e.to_string()))?;
     render(&document, (&spec.group, version, &spec.names.kind), &fields, args.recursive)
 }
 

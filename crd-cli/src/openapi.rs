@@ -15,61 +15,32 @@ use std::path::PathBuf;
 use crd_schema::crd::{CrdSpec, CustomResourceDefinition};
 use crd_schema::openapi::{Format, document, preferred_version};
 
-use super::flag_value;
-
-/// The parsed command line of `crd openapi`.
-#[derive(Debug, Default)]
-struct Args {
-    crds: Vec<PathBuf>,
-    version: Option<String>,
-    group: Option<String>,
-    v2: bool,
-    output: Option<PathBuf>,
+/// The checked command line of `crd openapi` (see `args::OpenapiArgs`).
+#[derive(Debug)]
+pub struct Args {
+    /// The CRD files or directories (`--crd` and bare paths).
+    pub crds: Vec<PathBuf>,
+    /// `--version`
+    pub version: Option<String>,
+    /// `--group`
+    pub group: Option<String>,
+    /// `--v2`
+    pub v2: bool,
+    /// `-o FILE`
+    pub output: Option<PathBuf>,
 }
 
-/// Runs `crd openapi` with its arguments. `Err` is a usage mistake (the
-/// caller prints it with the usage text); failures while running are
-/// written to `err` and give exit code 2.
-pub fn command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
-    let Some(parsed) = parse(args)? else {
-        return writeln!(out, "{USAGE}").map(|()| 0).map_err(|e| e.to_string());
-    };
-    match run(&parsed, out, err) {
-        Ok(()) => Ok(0),
+/// Runs `crd openapi`; returns the exit code. Failures are written to
+/// `err` and give exit code 2.
+pub fn command(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    match run(args, out, err) {
+        Ok(()) => 0,
         Err(message) => {
             // Nothing useful is left to do when stderr itself fails.
             let _ = writeln!(err, "error: {message}");
-            Ok(2)
+            2
         }
     }
-}
-
-const USAGE: &str = "\
-usage: crd openapi --crd PATH... [--group G] [--version V] [--v2] [-o FILE]
-
-The OpenAPI v3 document (Swagger 2.0 with --v2) the API server publishes for
-the CRDs' group-version. --version defaults to the preferred served version.";
-
-/// `Ok(None)` for `--help`.
-fn parse(args: &[String]) -> Result<Option<Args>, String> {
-    let mut parsed = Args::default();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "--crd" => parsed.crds.push(PathBuf::from(flag_value(&mut iter, "--crd")?)),
-            "--version" => parsed.version = Some(flag_value(&mut iter, "--version")?),
-            "--group" => parsed.group = Some(flag_value(&mut iter, "--group")?),
-            "--v2" => parsed.v2 = true,
-            "-o" | "--output" => parsed.output = Some(PathBuf::from(flag_value(&mut iter, "-o")?)),
-            "--help" | "-h" => return Ok(None),
-            a if a.starts_with('-') && a != "-" => return Err(format!("unknown option `{a}` for `crd openapi`")),
-            a => parsed.crds.push(PathBuf::from(a)),
-        }
-    }
-    if parsed.crds.is_empty() {
-        return Err("`crd openapi` needs `--crd PATH` (a CRD file or directory)".to_owned());
-    }
-    Ok(Some(parsed))
 }
 
 fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
@@ -87,7 +58,7 @@ fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stri
     }
     let specs: Vec<_> = crds.into_iter().map(|c| c.spec).collect();
     let format = if args.v2 { Format::V2 } else { Format::V3 };
-    let doc = document(&specs, &version, format)?;
+    let doc = document(&specs, &version, format).map_err(|e| e.to_string())?;
     let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
     text.push('\n');
     match &args.output {

@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::crd::{self, CustomResourceDefinition, find_served};
 use crd_schema::pipeline::{self, Options};
 use crd_schema::resource::serving_schema;
 use crd_schema::structural::Structural;
@@ -20,7 +20,7 @@ use crd_schema::yaml::Document;
 use serde_json::Value;
 
 /// Output format of the pruned objects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// A multi-document YAML stream.
     Yaml,
@@ -77,17 +77,23 @@ fn resolve(
 ) -> Result<Result<Resolved, String>, String> {
     let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default();
-    let (group, object_version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    let Some(crd) = crds.iter().find(|c| c.spec.group == group && c.spec.names.kind == kind) else {
-        return Ok(Err(format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})")));
+    // `--version` replaces the object's version.
+    let wanted = match (version, api_version.rsplit_once('/')) {
+        (Some(v), Some((group, _))) => format!("{group}/{v}"),
+        (Some(v), None) => v.to_owned(),
+        (None, _) => api_version.to_owned(),
     };
-    let wanted = version.unwrap_or(object_version);
-    let index = match crd.spec.served_version(wanted) {
-        Ok(index) => index,
-        Err(e) => return Ok(Err(format!("CRD {} {e}", crd.metadata.name))),
+    let (crd, index) = match find_served(crds, &wanted, kind) {
+        Ok(served) => (&crds[served.crd], served.version),
+        Err(e) => return Ok(Err(e.to_string())),
     };
     Ok(Ok(Resolved {
-        schema: crd.spec.version_schema(index).map(|s| serving_schema(s, &crd.metadata.name)).transpose()?,
+        schema: crd
+            .spec
+            .version_schema(index)
+            .map(|s| serving_schema(s, &crd.metadata.name))
+            .transpose()
+            .map_err(|e| e.to_string())?,
         preserve_unknown_fields: crd.spec.preserve_unknown_fields == Some(true),
     }))
 }
@@ -123,7 +129,7 @@ pub(super) fn load_schema(path: &std::path::Path) -> Result<Structural, String> 
     if let Some(issue) = issues.first() {
         return Err(format!("{file}: {}", issue.message("openAPIV3Schema")));
     }
-    serving_schema(&schema, &file)
+    serving_schema(&schema, &file).map_err(|e| e.to_string())
 }
 
 /// The input objects, each with its file and document.

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::CustomResourceDefinition;
+use crd_schema::crd::{CustomResourceDefinition, MatchError, find_served};
 use crd_schema::field::{ErrorList, FieldError, Path};
 use crd_schema::pipeline;
 use crd_schema::resource::{Outcome, ResourceValidator};
@@ -174,26 +174,29 @@ impl Validators {
             return Ok(report);
         }
         let (api_version, kind, _, _) = key_of(&doc.value);
-        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version.as_str()));
-        let Some(index) = self.crds.iter().position(|c| c.spec.group == group && c.spec.names.kind == kind) else {
-            let mut report = blank(file, doc, Status::BuiltIn);
-            if !is_built_in(group) {
-                report.status = Status::Unknown;
-                let message = format!("no CRD given for kind {kind:?} in group {group:?} (apiVersion {api_version:?})");
-                report.errors.push((message, None));
-            }
-            return Ok(report);
-        };
-        let key = (index, version.to_owned());
-        if !self.prepared.contains_key(&key) {
-            let crd = &self.crds[index];
-            if let Err(e) = crd.spec.served_version(version) {
-                let mut report = blank(file, doc, Status::Invalid);
-                let message = format!("apiVersion: CRD {} {e}", crd.metadata.name);
-                report.errors.push((message, doc.spans.nearest(&[Step::Key("apiVersion".into())])));
+        let served = match find_served(&self.crds, &api_version, &kind) {
+            Ok(served) => served,
+            Err(e @ MatchError::NoCrd { .. }) => {
+                let mut report = blank(file, doc, Status::BuiltIn);
+                let group = api_version.rsplit_once('/').map_or("", |(group, _)| group);
+                if !is_built_in(group) {
+                    report.status = Status::Unknown;
+                    report.errors.push((e.to_string(), None));
+                }
                 return Ok(report);
             }
-            self.prepared.insert(key.clone(), ResourceValidator::from_crd(crd, version)?);
+            Err(e) => {
+                let mut report = blank(file, doc, Status::Invalid);
+                report.errors.push((format!("apiVersion: {e}"), doc.spans.nearest(&[Step::Key("apiVersion".into())])));
+                return Ok(report);
+            }
+        };
+        let version = api_version.rsplit_once('/').map_or(api_version.as_str(), |(_, version)| version);
+        let key = (served.crd, version.to_owned());
+        if !self.prepared.contains_key(&key) {
+            let crd = &self.crds[served.crd];
+            let validator = ResourceValidator::from_crd(crd, version).map_err(|e| e.to_string())?;
+            self.prepared.insert(key.clone(), validator);
         }
         let validator = &self.prepared[&key];
         Ok(finish(file, doc, validator, olds.get(&key_of(&doc.value)).cloned()))

@@ -375,11 +375,11 @@ fn usage_mistakes_print_the_usage() {
     {
         let (code, out, err) = crd_explain(args);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
-        assert!(err.starts_with("error: ") && err.contains("usage: crd <command>"), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains("Usage: crd explain"), "{args:?}: {err}");
     }
     let (code, _, err) = crd_explain(&["--crd", "/nonexistent/crds.yaml", "widgets"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: ") && !err.contains("usage:"), "{err}");
+    assert!(err.starts_with("error: ") && !err.contains("Usage:"), "{err}");
 }
 
 // ---------------------------------------------------------------------------

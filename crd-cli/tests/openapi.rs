@@ -122,7 +122,7 @@ fn corpus_documents_are_valid_openapi() {
         for (format, validator) in [(Format::V3, &v3), (Format::V2, &v2)] {
             let found = match document(specs, version, format) {
                 Ok(doc) => problems(&doc, format, validator, &expected),
-                Err(e) => vec![e],
+                Err(e) => vec![e.to_string()],
             };
             *counts.entry((kind.to_owned(), format!("{format:?}"))).or_insert(0) += 1;
             if !found.is_empty() {
@@ -506,13 +506,13 @@ fn failures_exit_2_with_a_message() {
         let (code, out, err) = run(&args);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
         assert!(err.starts_with("error: ") && err.contains(&message), "{args:?}: {err}");
-        assert!(!err.contains("usage:"), "a runtime failure is not a usage mistake: {err}");
+        assert!(!err.contains("Usage:"), "a runtime failure is not a usage mistake: {err}");
     }
     // Usage mistakes print the usage.
     for args in [&[][..], &["--crd"][..], &["--frobnicate", "x"][..]] {
         let (code, _, err) = run(args);
         assert_eq!(code, 2, "{args:?}");
-        assert!(err.starts_with("error: ") && err.contains("usage:"), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains("Usage:"), "{args:?}: {err}");
     }
     let (code, out, _) = run(&["--help"]);
     assert_eq!(code, 0);

@@ -41,7 +41,7 @@ pub enum Error {
         /// The file.
         file: String,
         /// Where in the file, when known.
-        position: Option<crate::yaml::Position>,
+        position: Option<crate::source::Position>,
         /// Which limit.
         limit: crate::limits::Limit,
         /// What exceeded it, and the limit (`pattern is 20000 bytes, more

@@ -99,6 +99,7 @@ impl Path {
     /// `spec.items[0].name`, scale paths `.spec.replicas`): they are split
     /// at `.` and `[...]`, a number in brackets being an index. Keys are
     /// taken literally.
+    #[cfg(feature = "engine")]
     pub fn steps(&self) -> Vec<crate::yaml::Step> {
         use crate::yaml::Step;
         let mut steps = Vec::new();
@@ -394,9 +395,11 @@ pub fn aggregate(errors: &[FieldError]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "engine")]
     use crate::yaml::Step;
     use serde_json::json;
 
+    #[cfg(feature = "engine")]
     #[test]
     fn rendered_paths_become_document_steps() {
         let steps_of = |p: &str| Path::new(p).steps();

@@ -5,7 +5,8 @@
 //! [`check_bytes`] does the same for patterns that need not be UTF-8.
 //!
 //! Error policy: a rejected pattern is an answer, not a failure of this
-//! module: `Err` holds the complete message Go prints,
+//! module: `Err` is a [`SyntaxError`] (Go's code and fragment) that
+//! displays as the complete message Go prints,
 //! `error parsing regexp: CODE: FRAGMENT` with the fragment in backquotes. Nothing here panics, whatever
 //! the input, and the work is linear in the pattern's length (Go's own parser
 //! is quadratic on a few contrived inputs; see "Bounds" below).
@@ -42,16 +43,17 @@ use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// Checks `pattern` with Go's RE2 syntax rules. Err holds Go's complete error text,
-/// e.g. "error parsing regexp: missing argument to repetition operator: `+`".
-pub fn check(pattern: &str) -> Result<(), String> {
+/// Checks `pattern` with Go's RE2 syntax rules. The error displays as Go's
+/// complete error text, e.g. "error parsing regexp: missing argument to
+/// repetition operator: `+`".
+pub fn check(pattern: &str) -> Result<(), SyntaxError> {
     check_bytes(pattern.as_bytes())
 }
 
 /// Like [`check`], for a pattern held as raw bytes, as a Go string may be:
 /// invalid UTF-8 gives Go's "invalid UTF-8" error (its fragment is rendered
 /// lossily, as a Rust `String` must be UTF-8).
-pub fn check_bytes(pattern: &[u8]) -> Result<(), String> {
+pub fn check_bytes(pattern: &[u8]) -> Result<(), SyntaxError> {
     Parser::new(pattern).parse().map_err(|failure| failure.render(pattern))
 }
 
@@ -82,42 +84,75 @@ const MAX_FACTOR_DEPTH: usize = 1001;
 const MIN_FOLD: u32 = 0x41;
 const MAX_FOLD: u32 = 0x1_E943;
 
-/// Go's error codes (`syntax.ErrorCode`), as Go spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Code {
+/// Go's error codes (`syntax.ErrorCode`), displayed as Go spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// `invalid character class range`.
     InvalidCharRange,
+    /// `invalid escape sequence`.
     InvalidEscape,
+    /// `invalid named capture`.
     InvalidNamedCapture,
+    /// `invalid or unsupported Perl syntax`.
     InvalidPerlOp,
+    /// `invalid nested repetition operator`.
     InvalidRepeatOp,
+    /// `invalid repeat count`.
     InvalidRepeatSize,
+    /// `invalid UTF-8`.
     InvalidUtf8,
+    /// `missing closing ]`.
     MissingBracket,
+    /// `missing closing )`.
     MissingParen,
+    /// `missing argument to repetition operator`.
     MissingRepeatArgument,
+    /// `trailing backslash at end of expression`.
     TrailingBackslash,
+    /// `unexpected )`.
     UnexpectedParen,
+    /// `expression nests too deeply`.
     NestingDepth,
+    /// `expression too large`.
     Large,
 }
 
-impl Code {
-    fn text(self) -> &'static str {
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// A pattern Go's `regexp.Compile` rejects: Go's `*syntax.Error`, displayed
+/// with Go's text, `` error parsing regexp: CODE: `FRAGMENT` ``.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("error parsing regexp: {code}: `{expr}`")]
+pub struct SyntaxError {
+    /// What is wrong.
+    pub code: ErrorCode,
+    /// The offending fragment of the pattern (invalid UTF-8 in it replaced
+    /// by U+FFFD).
+    pub expr: String,
+}
+
+impl ErrorCode {
+    /// Go's text for the code.
+    pub fn text(self) -> &'static str {
         match self {
-            Code::InvalidCharRange => "invalid character class range",
-            Code::InvalidEscape => "invalid escape sequence",
-            Code::InvalidNamedCapture => "invalid named capture",
-            Code::InvalidPerlOp => "invalid or unsupported Perl syntax",
-            Code::InvalidRepeatOp => "invalid nested repetition operator",
-            Code::InvalidRepeatSize => "invalid repeat count",
-            Code::InvalidUtf8 => "invalid UTF-8",
-            Code::MissingBracket => "missing closing ]",
-            Code::MissingParen => "missing closing )",
-            Code::MissingRepeatArgument => "missing argument to repetition operator",
-            Code::TrailingBackslash => "trailing backslash at end of expression",
-            Code::UnexpectedParen => "unexpected )",
-            Code::NestingDepth => "expression nests too deeply",
-            Code::Large => "expression too large",
+            ErrorCode::InvalidCharRange => "invalid character class range",
+            ErrorCode::InvalidEscape => "invalid escape sequence",
+            ErrorCode::InvalidNamedCapture => "invalid named capture",
+            ErrorCode::InvalidPerlOp => "invalid or unsupported Perl syntax",
+            ErrorCode::InvalidRepeatOp => "invalid nested repetition operator",
+            ErrorCode::InvalidRepeatSize => "invalid repeat count",
+            ErrorCode::InvalidUtf8 => "invalid UTF-8",
+            ErrorCode::MissingBracket => "missing closing ]",
+            ErrorCode::MissingParen => "missing closing )",
+            ErrorCode::MissingRepeatArgument => "missing argument to repetition operator",
+            ErrorCode::TrailingBackslash => "trailing backslash at end of expression",
+            ErrorCode::UnexpectedParen => "unexpected )",
+            ErrorCode::NestingDepth => "expression nests too deeply",
+            ErrorCode::Large => "expression too large",
         }
     }
 }
@@ -126,18 +161,18 @@ impl Code {
 /// pattern (Go's fragments are always substrings of it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Failure {
-    code: Code,
+    code: ErrorCode,
     expr: Range<usize>,
 }
 
 impl Failure {
-    fn new(code: Code, expr: Range<usize>) -> Self {
+    fn new(code: ErrorCode, expr: Range<usize>) -> Self {
         Failure { code, expr }
     }
 
-    fn render(&self, pattern: &[u8]) -> String {
+    fn render(&self, pattern: &[u8]) -> SyntaxError {
         let fragment = pattern.get(self.expr.clone()).unwrap_or_default();
-        format!("error parsing regexp: {}: `{}`", self.code.text(), String::from_utf8_lossy(fragment))
+        SyntaxError { code: self.code, expr: String::from_utf8_lossy(fragment).into_owned() }
     }
 }
 
@@ -262,7 +297,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn whole(&self, code: Code) -> Failure {
+    fn whole(&self, code: ErrorCode) -> Failure {
         Failure::new(code, 0..self.src.len())
     }
 
@@ -319,7 +354,7 @@ impl<'a> Parser<'a> {
         }
         self.alternate()?;
         if self.stack.len() != 1 {
-            return Err(self.whole(Code::MissingParen));
+            return Err(self.whole(ErrorCode::MissingParen));
         }
         Ok(())
     }
@@ -329,7 +364,7 @@ impl<'a> Parser<'a> {
     fn next_rune(&self, pos: usize, end: usize) -> Res<(u32, usize)> {
         match decode(self.src.get(pos..end).unwrap_or_default()) {
             Some((c, width)) => Ok((c, pos + width)),
-            None => Err(Failure::new(Code::InvalidUtf8, pos..end)),
+            None => Err(Failure::new(ErrorCode::InvalidUtf8, pos..end)),
         }
     }
 
@@ -412,7 +447,7 @@ impl<'a> Parser<'a> {
             }
             saw_flag = true;
         }
-        Err(Failure::new(Code::InvalidPerlOp, pos..i))
+        Err(Failure::new(ErrorCode::InvalidPerlOp, pos..i))
     }
 
     /// `(?P<name>` or `(?<name>`: the name runs to the first `>`.
@@ -420,13 +455,13 @@ impl<'a> Parser<'a> {
         let len = self.src.len();
         let Some(end) = self.src[pos..].iter().position(|&b| b == b'>').map(|e| pos + e) else {
             self.check_utf8(pos, len)?;
-            return Err(Failure::new(Code::InvalidNamedCapture, pos..len));
+            return Err(Failure::new(ErrorCode::InvalidNamedCapture, pos..len));
         };
         let name = self.src.get(name_start..end).unwrap_or_default();
         self.check_utf8(name_start.min(end), end)?;
         let valid = !name.is_empty() && name.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric());
         if !valid {
-            return Err(Failure::new(Code::InvalidNamedCapture, pos..end + 1));
+            return Err(Failure::new(ErrorCode::InvalidNamedCapture, pos..end + 1));
         }
         self.num_cap += 1;
         let id = self.op(Op::LeftParen)?;
@@ -463,7 +498,7 @@ impl<'a> Parser<'a> {
         }
         let after = i + 1;
         if !(0..=MAX_REPEAT).contains(&min) || max > MAX_REPEAT || (max >= 0 && min > max) {
-            return Err(Failure::new(Code::InvalidRepeatSize, pos..after));
+            return Err(Failure::new(ErrorCode::InvalidRepeatSize, pos..after));
         }
         Ok(Some(Repetition { op: Op::Repeat, min, max, before: pos, after }))
     }
@@ -496,7 +531,7 @@ impl<'a> Parser<'a> {
             Some(b'b') => Some(Op::WordBoundary),
             Some(b'B') => Some(Op::NoWordBoundary),
             Some(b'z') => Some(Op::EndText),
-            Some(b'C') => return Err(Failure::new(Code::InvalidEscape, pos..pos + 2)),
+            Some(b'C') => return Err(Failure::new(ErrorCode::InvalidEscape, pos..pos + 2)),
             Some(b'Q') => return self.parse_quoted(pos + 2),
             _ => None,
         };
@@ -549,10 +584,10 @@ impl<'a> Parser<'a> {
     fn parse_escape(&self, pos: usize) -> Res<(u32, usize)> {
         let len = self.src.len();
         if pos + 1 >= len {
-            return Err(Failure::new(Code::TrailingBackslash, pos..pos));
+            return Err(Failure::new(ErrorCode::TrailingBackslash, pos..pos));
         }
         let (c, t) = self.next_rune(pos + 1, len)?;
-        let invalid = |end: usize| Failure::new(Code::InvalidEscape, pos..end);
+        let invalid = |end: usize| Failure::new(ErrorCode::InvalidEscape, pos..end);
         let Some(ch) = char::from_u32(c) else { return Err(invalid(t)) };
         match ch {
             // A single non-zero digit would be a backreference: unsupported.
@@ -585,7 +620,7 @@ impl<'a> Parser<'a> {
     /// `\xHH` or `\x{H...}`; `t` is just after the `x`.
     fn parse_hex_escape(&self, pos: usize, t: usize) -> Res<(u32, usize)> {
         let len = self.src.len();
-        let invalid = |end: usize| Failure::new(Code::InvalidEscape, pos..end);
+        let invalid = |end: usize| Failure::new(ErrorCode::InvalidEscape, pos..end);
         if t >= len {
             return Err(invalid(t));
         }
@@ -661,7 +696,7 @@ impl<'a> Parser<'a> {
             && let Some(end) = self.find_colon_bracket(t + 2)
         {
             let Some(group) = posix_group(&s[t..end + 2]) else {
-                return Err(Failure::new(Code::InvalidCharRange, t..end + 2));
+                return Err(Failure::new(ErrorCode::InvalidCharRange, t..end + 2));
             };
             self.append_group(class, group);
             return Ok(Some(end + 2));
@@ -686,7 +721,7 @@ impl<'a> Parser<'a> {
         if self.src.len() - t2 >= 2 && self.src[t2] == b'-' && self.src[t2 + 1] != b']' {
             (hi, t2) = self.parse_class_char(open, t2 + 1)?;
             if hi < lo {
-                return Err(Failure::new(Code::InvalidCharRange, t..t2));
+                return Err(Failure::new(ErrorCode::InvalidCharRange, t..t2));
             }
         }
         if self.flags & FOLD_CASE == 0 {
@@ -700,7 +735,7 @@ impl<'a> Parser<'a> {
     fn parse_class_char(&self, open: usize, t: usize) -> Res<(u32, usize)> {
         let len = self.src.len();
         if t >= len {
-            return Err(Failure::new(Code::MissingBracket, open..len));
+            return Err(Failure::new(ErrorCode::MissingBracket, open..len));
         }
         if self.src[t] == b'\\' {
             return self.parse_escape(t);
@@ -733,7 +768,7 @@ impl<'a> Parser<'a> {
         } else {
             let Some(end) = s[pos..].iter().position(|&b| b == b'}').map(|e| pos + e) else {
                 self.check_utf8(pos, len)?;
-                return Err(Failure::new(Code::InvalidCharRange, pos..len));
+                return Err(Failure::new(ErrorCode::InvalidCharRange, pos..len));
             };
             self.check_utf8(pos + 3, end)?;
             (end + 1, pos + 3..end, end + 1)
@@ -744,7 +779,7 @@ impl<'a> Parser<'a> {
             name = stripped;
         }
         let Some(table) = unicode_table(name) else {
-            return Err(Failure::new(Code::InvalidCharRange, pos..seq_end));
+            return Err(Failure::new(ErrorCode::InvalidCharRange, pos..seq_end));
         };
         class.append_table(table, negated != table.inverted, self.flags & FOLD_CASE != 0);
         Ok(rest)
@@ -974,12 +1009,12 @@ impl<'a> Parser<'a> {
         self.alternate()?;
         let n = self.stack.len();
         if n < 2 {
-            return Err(self.whole(Code::UnexpectedParen));
+            return Err(self.whole(ErrorCode::UnexpectedParen));
         }
         let (re1, re2) = (self.stack[n - 1], self.stack[n - 2]);
         self.stack.truncate(n - 2);
         if self.op_of(re2) != Op::LeftParen {
-            return Err(self.whole(Code::UnexpectedParen));
+            return Err(self.whole(ErrorCode::UnexpectedParen));
         }
         // Flags set inside the group end with it.
         self.flags = self.nodes[re2].flags;
@@ -1006,9 +1041,9 @@ impl<'a> Parser<'a> {
             flags ^= NON_GREEDY;
         }
         if let Some(last) = last_repeat {
-            return Err(Failure::new(Code::InvalidRepeatOp, last..after));
+            return Err(Failure::new(ErrorCode::InvalidRepeatOp, last..after));
         }
-        let missing = Failure::new(Code::MissingRepeatArgument, rep.before..after);
+        let missing = Failure::new(ErrorCode::MissingRepeatArgument, rep.before..after);
         let Some(&sub) = self.stack.last() else { return Err(missing) };
         if self.op_of(sub) >= Op::LeftParen {
             return Err(missing);
@@ -1022,7 +1057,7 @@ impl<'a> Parser<'a> {
         }
         self.check_limits(re)?;
         if rep.op == Op::Repeat && (rep.min >= 2 || rep.max >= 2) && !self.repeat_is_valid(re, MAX_REPEAT) {
-            return Err(Failure::new(Code::InvalidRepeatSize, rep.before..after));
+            return Err(Failure::new(ErrorCode::InvalidRepeatSize, rep.before..after));
         }
         Ok(after)
     }
@@ -1090,7 +1125,7 @@ impl<'a> Parser<'a> {
         }
         self.factor_depth += 1;
         if self.factor_depth > MAX_FACTOR_DEPTH {
-            return Err(self.whole(Code::NestingDepth));
+            return Err(self.whole(ErrorCode::NestingDepth));
         }
         let sub = self.factor_literal_prefixes(sub)?;
         let sub = self.factor_leading_classes(sub)?;
@@ -1442,7 +1477,7 @@ impl<'a> Parser<'a> {
 
     fn check_limits(&mut self, re: usize) -> Res<()> {
         if self.num_runes > MAX_RUNES {
-            return Err(self.whole(Code::Large));
+            return Err(self.whole(ErrorCode::Large));
         }
         self.check_size(re)?;
         self.check_height(re)
@@ -1469,7 +1504,7 @@ impl<'a> Parser<'a> {
             }
         }
         if self.calc_size(re, true) > MAX_SIZE {
-            return Err(self.whole(Code::Large));
+            return Err(self.whole(ErrorCode::Large));
         }
         Ok(())
     }
@@ -1524,7 +1559,7 @@ impl<'a> Parser<'a> {
             }
         }
         if self.calc_height(re, true) > MAX_HEIGHT {
-            return Err(self.whole(Code::NestingDepth));
+            return Err(self.whole(ErrorCode::NestingDepth));
         }
         Ok(())
     }
@@ -2056,7 +2091,14 @@ mod tests {
     use std::time::{Duration, Instant};
 
     fn err(pattern: &str) -> String {
-        check(pattern).expect_err(pattern)
+        check(pattern).expect_err(pattern).to_string()
+    }
+
+    #[test]
+    fn syntax_error_display_is_go_text() {
+        let e = check("+").expect_err("+");
+        assert_eq!(e, SyntaxError { code: ErrorCode::MissingRepeatArgument, expr: "+".to_owned() });
+        assert_eq!(e.to_string(), "error parsing regexp: missing argument to repetition operator: `+`");
     }
 
     fn go(code: &str, fragment: &str) -> String {
@@ -2066,7 +2108,7 @@ mod tests {
     /// Each case's text was produced by Go's regexp.Compile.
     fn assert_errors(cases: &[(&str, &str, &str)]) {
         for &(pattern, code, fragment) in cases {
-            assert_eq!(check(pattern), Err(go(code, fragment)), "pattern {pattern:?}");
+            assert_eq!(check(pattern).map_err(|e| e.to_string()), Err(go(code, fragment)), "pattern {pattern:?}");
         }
     }
 
@@ -2261,7 +2303,11 @@ mod tests {
     #[test]
     fn invalid_utf8() {
         let expect = |pattern: &[u8], fragment: &str| {
-            assert_eq!(check_bytes(pattern), Err(go("invalid UTF-8", fragment)), "{pattern:?}");
+            assert_eq!(
+                check_bytes(pattern).map_err(|e| e.to_string()),
+                Err(go("invalid UTF-8", fragment)),
+                "{pattern:?}"
+            );
         };
         expect(b"a\xffb", "\u{fffd}b");
         expect(b"[\xff]", "\u{fffd}]");

@@ -23,27 +23,44 @@
 
 #[cfg(feature = "cel")]
 pub mod cel;
+#[cfg(feature = "engine")]
 pub mod crd;
+#[cfg(feature = "engine")]
 pub mod defaulting;
 pub mod error;
 pub mod field;
 pub mod gofmt;
+#[cfg(feature = "engine")]
 pub mod goregexp;
+#[cfg(feature = "engine")]
 mod gourl;
 pub mod limits;
+#[cfg(feature = "engine")]
 pub mod listtype;
+#[cfg(feature = "engine")]
 pub mod objectmeta;
+#[cfg(feature = "engine")]
 pub mod openapi;
+#[cfg(feature = "engine")]
 pub mod pipeline;
+#[cfg(feature = "engine")]
 pub mod pruning;
+#[cfg(feature = "engine")]
 pub mod ratchet;
+#[cfg(feature = "engine")]
 pub mod resource;
 pub mod schema;
+pub mod source;
+#[cfg(feature = "engine")]
 pub mod structural;
 pub mod typed;
+#[cfg(feature = "engine")]
 pub mod validation;
+#[cfg(feature = "engine")]
 pub mod value_validation;
+#[cfg(feature = "engine")]
 pub mod wire;
+#[cfg(feature = "engine")]
 pub mod yaml;
 
 #[doc(hidden)]

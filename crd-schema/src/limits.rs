@@ -39,9 +39,11 @@
 //! manifest comes near it (the corpus has no aliases at all), and 250,000
 //! replayed nodes stay within about 100 MB.
 
+#[cfg(feature = "engine")]
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+#[cfg(feature = "engine")]
 use crate::yaml::{Document, Step};
 
 /// Bounds on input size and shape. See the [module documentation](self).
@@ -163,6 +165,27 @@ impl Limit {
     }
 }
 
+/// Why [`Limits::set`] refused a value; the text names the limit as its
+/// flag does (`max-nodes must be at least 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    /// Every limit must be at least 1.
+    #[error("{} must be at least 1", .limit.name())]
+    Zero {
+        /// The limit.
+        limit: Limit,
+    },
+    /// The value is above the highest one the limit accepts
+    /// ([`Limits::MAX_DEPTH_CEILING`] for `max-depth`).
+    #[error("{} must be at most {ceiling}", .limit.name())]
+    AboveCeiling {
+        /// The limit.
+        limit: Limit,
+        /// The highest value accepted.
+        ceiling: usize,
+    },
+}
+
 impl Limits {
     /// The defaults (see the [module documentation](self)).
     pub const DEFAULT: Limits = Limits {
@@ -202,12 +225,12 @@ impl Limits {
 
     /// Sets `limit` to `value`. Every limit must be at least 1, and
     /// `max_depth` at most [`Limits::MAX_DEPTH_CEILING`].
-    pub fn set(&mut self, limit: Limit, value: usize) -> Result<(), String> {
+    pub fn set(&mut self, limit: Limit, value: usize) -> Result<(), LimitError> {
         if value == 0 {
-            return Err(format!("{} must be at least 1", limit.name()));
+            return Err(LimitError::Zero { limit });
         }
         if limit == Limit::Depth && value > Self::MAX_DEPTH_CEILING {
-            return Err(format!("{} must be at most {}", limit.name(), Self::MAX_DEPTH_CEILING));
+            return Err(LimitError::AboveCeiling { limit, ceiling: Self::MAX_DEPTH_CEILING });
         }
         match limit {
             Limit::InputBytes => self.max_input_bytes = value,
@@ -222,11 +245,12 @@ impl Limits {
     }
 
     /// The error for `limit` exceeded in `file` at `position`.
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn breach(
         &self,
         limit: Limit,
         file: &str,
-        position: Option<crate::yaml::Position>,
+        position: Option<crate::source::Position>,
         what: String,
     ) -> Error {
         let message = match limit {
@@ -240,6 +264,7 @@ impl Limits {
     /// Checks the schema limits (`max_properties`, `max_pattern_bytes`) on
     /// the schema found at `path` in `doc`, if there is one there. Errors
     /// name `file` and the position in the document.
+    #[cfg(feature = "engine")]
     pub fn check_schema(&self, file: &str, doc: &Document, path: &[Step]) -> Result<()> {
         let Some(schema) = lookup(&doc.value, path) else { return Ok(()) };
         let mut properties = 0usize;
@@ -259,6 +284,7 @@ impl Limits {
 
     /// Walks a schema node and the schemas below it (not values such as
     /// `default` or `enum`, whose keys are data).
+    #[cfg(feature = "engine")]
     fn walk_schema(
         &self,
         value: &Value,
@@ -311,6 +337,7 @@ impl Limits {
     }
 }
 
+#[cfg(feature = "engine")]
 fn lookup<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
     path.iter().try_fold(value, |v, step| match step {
         Step::Key(k) => v.get(k),
@@ -321,6 +348,7 @@ fn lookup<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "engine")]
     use crate::yaml::parse_documents;
 
     #[test]
@@ -342,11 +370,23 @@ mod tests {
         let mut limits = Limits::default();
         limits.set(Limit::Properties, 7).unwrap();
         assert_eq!(limits.max_properties, 7);
-        assert_eq!(limits.set(Limit::Nodes, 0).unwrap_err(), "max-nodes must be at least 1");
-        assert_eq!(limits.set(Limit::Depth, 1025).unwrap_err(), "max-depth must be at most 1024");
+        assert_eq!(limits.set(Limit::Nodes, 0).unwrap_err().to_string(), "max-nodes must be at least 1");
+        assert_eq!(limits.set(Limit::Depth, 1025).unwrap_err().to_string(), "max-depth must be at most 1024");
+    }
+
+    #[test]
+    fn limit_error_display_names_the_flag() {
+        let mut limits = Limits::default();
+        let zero = limits.set(Limit::Nodes, 0).unwrap_err();
+        assert_eq!(zero, LimitError::Zero { limit: Limit::Nodes });
+        assert_eq!(zero.to_string(), "max-nodes must be at least 1");
+        let deep = limits.set(Limit::Depth, 1025).unwrap_err();
+        assert_eq!(deep, LimitError::AboveCeiling { limit: Limit::Depth, ceiling: 1024 });
+        assert_eq!(deep.to_string(), "max-depth must be at most 1024");
         limits.set(Limit::Depth, 1024).unwrap();
     }
 
+    #[cfg(feature = "engine")]
     #[test]
     fn schema_limits_name_the_place() {
         let text = "schema:\n  properties:\n    a:\n      type: string\n      pattern: abcdef\n    b: {}\n";

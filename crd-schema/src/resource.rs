@@ -38,7 +38,8 @@
 //! items not at all).
 //!
 //! Error policy: everything found in the object is a [`FieldError`] with
-//! Kubernetes' text; nothing here panics.
+//! Kubernetes' text; a schema that cannot be prepared is a
+//! [`PrepareError`]; nothing here panics.
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -47,12 +48,13 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::crd::CustomResourceDefinition;
+use crate::crd::{CustomResourceDefinition, VersionError};
+use crate::defaulting::PruneDefaultsError;
 use crate::field::{ErrorList, ErrorType, FieldError, Path};
 use crate::objectmeta::{self, names};
 use crate::pipeline::{self, Options};
 use crate::schema::{CustomResourceSchema, schema_for};
-use crate::structural::{Structural, new_structural};
+use crate::structural::{ConversionError, Structural, new_structural};
 use crate::value_validation::Validator as ValueValidator;
 use crate::wire::JSONSchemaProps;
 use crate::{defaulting, listtype, ratchet};
@@ -123,9 +125,11 @@ pub const RULES_NOT_CHECKED: &str = "some validation rules were not checked beca
 impl ResourceValidator {
     /// Prepares the validation of `crd`'s version `version`. Fails when the
     /// CRD has no such version or its schema is not structural.
-    pub fn from_crd(crd: &CustomResourceDefinition, version: &str) -> Result<Self, String> {
+    pub fn from_crd(crd: &CustomResourceDefinition, version: &str) -> Result<Self, PrepareError> {
         let spec = &crd.spec;
-        let index = spec.served_version(version).map_err(|e| format!("CRD {} {e}", crd.metadata.name))?;
+        let index = spec
+            .served_version(version)
+            .map_err(|source| PrepareError::Version { crd: crd.metadata.name.clone(), source })?;
         let subresources = spec.versions[index].subresources.as_ref().or(spec.subresources.as_ref());
         let resource = Resource {
             group: spec.group.clone(),
@@ -295,10 +299,45 @@ impl DecodeFailure {
 /// pruned (defaults of old CRDs and metadata defaults may hold unknown
 /// fields, which the server drops when it loads the schema). `what` names
 /// the CRD or file in the error.
-pub fn serving_schema(schema: &JSONSchemaProps, what: &str) -> Result<Structural, String> {
-    let mut structural = new_structural(schema).map_err(|e| format!("{what}: schema is not structural: {e}"))?;
-    defaulting::prune_defaults(&mut structural).map_err(|e| format!("{what}: {}", e.0))?;
+pub fn serving_schema(schema: &JSONSchemaProps, what: &str) -> Result<Structural, PrepareError> {
+    let mut structural =
+        new_structural(schema).map_err(|source| PrepareError::NotStructural { what: what.to_owned(), source })?;
+    defaulting::prune_defaults(&mut structural)
+        .map_err(|source| PrepareError::Defaults { what: what.to_owned(), source })?;
     Ok(structural)
+}
+
+/// Why a CRD version's schema cannot be prepared for validating objects
+/// ([`ResourceValidator::from_crd`], [`serving_schema`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PrepareError {
+    /// The CRD does not serve the version: `CRD foos.example.com has no
+    /// version "v2" (served: v1)`.
+    #[error("CRD {crd} {source}")]
+    Version {
+        /// The CRD's name.
+        crd: String,
+        /// Why the version is refused.
+        source: VersionError,
+    },
+    /// The schema has no structural form: `<what>: schema is not
+    /// structural: OpenAPIV3Schema 'id' is not supported`.
+    #[error("{what}: schema is not structural: {source}")]
+    NotStructural {
+        /// The CRD or file the schema comes from.
+        what: String,
+        /// The conversion's error.
+        source: ConversionError,
+    },
+    /// A default cannot be pruned: `<what>: ` and Go's text after
+    /// `failed to prune default value: `.
+    #[error("{what}: {}", .source.0)]
+    Defaults {
+        /// The CRD or file the schema comes from.
+        what: String,
+        /// The pruning's error.
+        source: PruneDefaultsError,
+    },
 }
 
 // `hasBlockingErr`: type, required, enum and size violations mean the
@@ -486,11 +525,11 @@ fn prepare_for<T: CustomResourceSchema>() -> Result<ResourceValidator, String> {
         let crd = CustomResourceDefinition::from_manifest(&manifest.to_value())
             .ok_or_else(|| format!("the CRD of {name} does not read back"))?;
         let version = crd.spec.versions.first().map(|v| v.name.clone()).unwrap_or_default();
-        return ResourceValidator::from_crd(&crd, &version);
+        return ResourceValidator::from_crd(&crd, &version).map_err(|e| e.to_string());
     }
     let schema = JSONSchemaProps::from_value(&Value::Object(schema_for::<T>()))
         .map_err(|e| format!("the schema of {name} does not decode: {e}"))?;
-    serving_schema(&schema, name).map(ResourceValidator::for_schema)
+    serving_schema(&schema, name).map(ResourceValidator::for_schema).map_err(|e| e.to_string())
 }
 
 /// Typed validation: `value` (and `old`) serialized and run through the
@@ -515,6 +554,23 @@ where
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn prepare_error_display_is_unchanged_text() {
+        let doc = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "foos.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "foos", "kind": "Foo"},
+              "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object"}}}]}});
+        let crd = CustomResourceDefinition::from_manifest(&doc).unwrap();
+        let version = ResourceValidator::from_crd(&crd, "v2").unwrap_err();
+        assert!(matches!(version, PrepareError::Version { source: VersionError::Unknown { .. }, .. }));
+        assert_eq!(version.to_string(), "CRD foos.example.com has no version \"v2\" (served: v1)");
+        let schema = JSONSchemaProps::from_value(&json!({"type": "object", "id": "x"})).unwrap();
+        let structural = serving_schema(&schema, "foo.yaml").unwrap_err();
+        assert!(matches!(structural, PrepareError::NotStructural { .. }));
+        assert_eq!(structural.to_string(), "foo.yaml: schema is not structural: OpenAPIV3Schema 'id' is not supported");
+    }
 
     fn validator(schema: Value, resource: Resource) -> ResourceValidator {
         ResourceValidator::new(Some(resource), Some(Structural::from_json(&schema).unwrap()))

@@ -175,6 +175,17 @@ impl DecodeIssue {
     }
 }
 
+/// The issue as [`DecodeIssue::message`] renders it at the root of the
+/// decoded value (`.a.b: cannot decode: expected a string`, `unknown field
+/// "a.b"`): the error of [`JSONSchemaProps::from_value`].
+impl std::fmt::Display for DecodeIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(""))
+    }
+}
+
+impl std::error::Error for DecodeIssue {}
+
 /// Collects issues while walking a JSON value.
 #[derive(Debug, Default)]
 pub struct Decoder {
@@ -415,13 +426,13 @@ impl JSONSchemaProps {
         (schema, decoder.issues)
     }
 
-    /// Decodes a schema that is known to be well-formed (test data); any
-    /// problem is returned as text.
-    pub fn from_value(v: &Value) -> Result<Self, String> {
+    /// Decodes a schema that is known to be well-formed (test data); the
+    /// first problem is the error.
+    pub fn from_value(v: &Value) -> Result<Self, DecodeIssue> {
         let (schema, issues) = Self::decode(v);
-        match issues.first() {
+        match issues.into_iter().next() {
             None => Ok(schema),
-            Some(issue) => Err(issue.message("")),
+            Some(issue) => Err(issue),
         }
     }
 
@@ -619,6 +630,14 @@ mod tests {
                 "unknown field \"spec.properties.a.bogus\""
             ]
         );
+    }
+
+    #[test]
+    fn from_value_error_displays_the_first_issue() {
+        let v = json!({"properties": {"a": {"minLength": "x", "bogus": 1}}});
+        let issue = JSONSchemaProps::from_value(&v).unwrap_err();
+        assert_eq!(issue.to_string(), ".properties.a.minLength: cannot decode: expected an integer");
+        assert_eq!(issue.to_string(), issue.message(""));
     }
 
     #[test]

@@ -29,20 +29,7 @@ use crate::limits::{Limit, Limits};
 /// stack and the memory that deep documents take (see [`crate::limits`]).
 pub const MAX_DEPTH: usize = Limits::DEFAULT.max_depth;
 
-/// A 1-based line and column in a source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Position {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based column, in characters.
-    pub column: u64,
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
+pub use crate::source::Position;
 
 /// One step of a path inside a JSON document.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

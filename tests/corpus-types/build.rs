@@ -45,7 +45,14 @@ fn ident(name: &str) -> String {
 
 fn crd_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot read {}: {e}. The corpus crates are generated from the shared data in \
+                 `../shared` beside the repository; they are not default members, so `cargo build` \
+                 works without it, but `cargo test --workspace` needs it",
+                dir.display()
+            )
+        })
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
         .collect();

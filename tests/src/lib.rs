@@ -20,7 +20,21 @@ pub fn crd(args: &[&str]) -> (i32, String, String) {
 
 /// `../shared/corpus` beside the workspace: the public CRDs and samples.
 pub fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    shared_dir("corpus")
+}
+
+/// `../shared/<name>` beside the workspace. The tests that read the shared
+/// data fail, naming the folder, when it is absent: they never pass
+/// silently without it.
+pub fn shared_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared").join(name);
+    assert!(
+        dir.is_dir(),
+        "{} does not exist: these tests read the shared data (conformance cases and the CRD corpus), \
+         which lives in `../shared` beside the repository; put it there to run them",
+        dir.display()
+    );
+    dir
 }
 
 /// Writes `text` to `dir/name`; returns the path as text for the command line.

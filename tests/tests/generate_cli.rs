@@ -112,6 +112,6 @@ fn non_structural_nodes_need_the_flag_and_become_values_with_warnings() {
                  so it is generated as serde_json::Value, kept as is and not pruned: \
                  oneOf[0].type: Forbidden: must be empty to be structural;";
     assert!(err.contains(value), "{err}");
-    assert!(err.contains(&format!(" --> {unions}:28:19\n")), "the warning points at the node: {err}");
+    assert!(err.contains(&format!(" --> {unions}:29:19\n")), "the warning points at the node: {err}");
     assert_eq!(err.matches("warning: ").count(), 4, "{err}");
 }

@@ -204,7 +204,7 @@ fn convert(node: &mut JSONSchemaProps, at: &mut Vec<Child>, place: Place, found:
     }
     if let Err(reason) = new_structural(node) {
         let outcome = replace(node, place);
-        found.record(at, vec![reason], outcome);
+        found.record(at, vec![reason.to_string()], outcome);
     }
 }
 

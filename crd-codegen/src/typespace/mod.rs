@@ -180,6 +180,10 @@ pub struct StructDef {
     pub flatten_in_schema: bool,
     /// The CRD-level facts `#[crd(...)]` states on the root type.
     pub crd: Option<Box<CrdAttrs>>,
+    /// Whether the struct implements `Default`, which gives exactly the
+    /// schema defaults: only when every field has a default value (see
+    /// [`TypeSpace::field_has_default`]).
+    pub has_default: bool,
 }
 
 /// What `#[crd(...)]` on a root type states, beyond [`Resource`].
@@ -225,8 +229,9 @@ pub struct EnumDef {
     pub variants: Vec<(String, String)>,
     /// The identifier of the `Unknown(String)` catch-all, unless strict.
     pub catch_all: Option<String>,
-    /// What `Default` gives.
-    pub default: EnumDefault,
+    /// What `Default` gives: the schema default; no `Default` without one
+    /// (no listed value is more of a default than the others).
+    pub default: Option<EnumDefault>,
 }
 
 /// What a named type is.
@@ -262,6 +267,35 @@ impl TypeSpace {
     /// The type with id `id`.
     pub fn get(&self, id: TypeId) -> Option<&TypeDef> {
         self.types.get(id.0)
+    }
+
+    /// Whether `ty` implements `Default`: every type but an enum without
+    /// schema default and a struct holding one where it needs a value.
+    pub fn has_default(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(id) => match self.get(*id).map(|t| &t.kind) {
+                Some(TypeKind::Enum(e)) => e.default.is_some(),
+                Some(TypeKind::Struct(s)) => s.has_default,
+                None => false,
+            },
+            _ => true,
+        }
+    }
+
+    /// Whether field `f` has a value without input: its schema default,
+    /// `None`, the root's fixed `apiVersion`/`kind`, or (a required field
+    /// without schema default) its type's `Default` — an empty string, `0`,
+    /// an empty list, as before defaulting; a required enum without schema
+    /// default has none, and neither has its struct.
+    pub fn field_has_default(&self, f: &Field) -> bool {
+        match f.slot {
+            Slot::Required => self.has_default(&f.ty),
+            Slot::DefaultWhenAbsent
+            | Slot::Optional
+            | Slot::Defaulted(_)
+            | Slot::NullableDefaulted(_)
+            | Slot::Nullable => true,
+        }
     }
 }
 
@@ -366,7 +400,7 @@ fn version_schema(crd: &CustomResourceDefinition, i: usize, options: ModelOption
 /// `props` in structural form, or Kubernetes' errors (under `path`),
 /// `; `-separated.
 fn structural(props: &JSONSchemaProps, path: &Path) -> Result<Structural, String> {
-    let schema = new_structural(props)?;
+    let schema = new_structural(props).map_err(|e| e.to_string())?;
     let errors = validate_structural(path, &schema, &ValidationOptions::default());
     if !errors.is_empty() {
         let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();

@@ -129,6 +129,7 @@ pub(super) fn from_object(doc: &Value) -> Option<CustomResourceDefinition> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crd::VersionError;
     use serde_json::json;
 
     #[test]
@@ -173,8 +174,10 @@ mod tests {
         let spec = CustomResourceDefinition::from_manifest(&doc).unwrap().spec;
         assert_eq!(spec.served_versions().collect::<Vec<_>>(), ["v2", "v3"]);
         assert_eq!(spec.served_version("v3"), Ok(2));
-        assert_eq!(spec.served_version("v1"), Err("does not serve version \"v1\" (served: v2, v3)".to_owned()));
-        assert_eq!(spec.served_version("v4"), Err("has no version \"v4\" (served: v2, v3)".to_owned()));
+        let not_served = spec.served_version("v1").unwrap_err();
+        assert_eq!(not_served, VersionError::NotServed { version: "v1".to_owned(), served: "v2, v3".to_owned() });
+        assert_eq!(not_served.to_string(), "does not serve version \"v1\" (served: v2, v3)");
+        assert_eq!(spec.served_version("v4").unwrap_err().to_string(), "has no version \"v4\" (served: v2, v3)");
     }
 
     #[test]

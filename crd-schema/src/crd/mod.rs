@@ -4,7 +4,8 @@
 //! v1beta1 manifest as JSON, defaulted and converted like the API server
 //! does), [`CustomResourceDefinition::from_object`] (converted only),
 //! [`CrdSpec::from_internal`] (the internal layout used by the conformance
-//! data), [`load`] (files and directories), and
+//! data), [`load`] (files and directories), [`find_served`] (the CRD and
+//! version that take an object), and
 //! [`CustomResourceDefinition::prepare_for_create`] /
 //! [`CustomResourceDefinition::prepare_for_update`] (what the API server
 //! does to a CRD before validating a create or an update).
@@ -17,9 +18,12 @@
 
 mod load;
 mod manifest;
+mod matching;
 mod read;
 mod strategy;
 mod write;
+
+pub use matching::{MatchError, Served, find_served};
 
 pub use load::{
     Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
@@ -30,6 +34,29 @@ use serde_json::Value;
 
 use crate::objectmeta::ObjectMeta;
 use crate::wire::{DecodeIssue, JSONSchemaProps};
+
+/// Why [`CrdSpec::served_version`] refused a version. The text follows the
+/// CRD's name in messages (`CRD foos.example.com has no version "v2"
+/// (served: v1)`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// The CRD lists the version but does not serve it.
+    #[error("does not serve version {version:?} (served: {served})")]
+    NotServed {
+        /// The version asked for.
+        version: String,
+        /// The served versions (`v1, v2`, or `none`).
+        served: String,
+    },
+    /// The CRD has no version of that name.
+    #[error("has no version {version:?} (served: {served})")]
+    Unknown {
+        /// The version asked for.
+        version: String,
+        /// The served versions (`v1, v2`, or `none`).
+        served: String,
+    },
+}
 
 /// `spec.validation` / `spec.versions[i].schema`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -289,12 +316,13 @@ impl CrdSpec {
     /// serves it: an object of any other version is refused, as the server
     /// has no endpoint for it. The error (to follow the CRD's name) says
     /// which versions are served.
-    pub fn served_version(&self, name: &str) -> Result<usize, String> {
+    pub fn served_version(&self, name: &str) -> Result<usize, VersionError> {
         let served = version_list(self.served_versions());
+        let version = name.to_owned();
         match self.versions.iter().position(|v| v.name == name) {
             Some(i) if self.versions[i].served => Ok(i),
-            Some(_) => Err(format!("does not serve version {name:?} (served: {served})")),
-            None => Err(format!("has no version {name:?} (served: {served})")),
+            Some(_) => Err(VersionError::NotServed { version, served }),
+            None => Err(VersionError::Unknown { version, served }),
         }
     }
 

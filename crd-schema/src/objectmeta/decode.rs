@@ -291,7 +291,7 @@ impl Decoder {
     fn time(&mut self, v: &Value) -> Result<Time, Fatal> {
         match v {
             Value::Null => Ok(Time::ZERO),
-            Value::String(s) => Time::parse_rfc3339(s).map_err(Fatal),
+            Value::String(s) => Time::parse_rfc3339(s).map_err(|e| Fatal(e.to_string())),
             other => Err(Fatal(self.type_error_text(kind(other), "string"))),
         }
     }

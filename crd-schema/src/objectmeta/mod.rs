@@ -33,7 +33,7 @@ mod validation;
 pub use coerce::{CoerceOptions, coerce};
 pub use decode::{DecodeError, DecodedObjectMeta, ObjectMetaOptions, decode_object_meta, get_object_meta};
 pub use meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference, set_object_meta};
-pub use time::Time;
+pub use time::{Time, TimeParseError};
 pub use validation::{
     NameFn, TOTAL_ANNOTATION_SIZE_LIMIT, validate, validate_embedded_resource, validate_object_meta,
     validate_object_meta_update,

@@ -229,10 +229,22 @@ pub fn validate_namespace_name(name: &str) -> Vec<String> {
     is_dns1123_label(name)
 }
 
+/// Why [`parse_group_version`] failed, with `schema.ParseGroupVersion`'s
+/// text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GroupVersionError {
+    /// More than one `/`.
+    #[error("unexpected GroupVersion string: {group_version}")]
+    Unexpected {
+        /// The string parsed.
+        group_version: String,
+    },
+}
+
 /// `schema.ParseGroupVersion`: `""` and `"/"` are the empty group version,
 /// no `/` is a core version, one `/` splits group and version, more is an
 /// error. Returns `(group, version)`.
-pub fn parse_group_version(gv: &str) -> Result<(String, String), String> {
+pub fn parse_group_version(gv: &str) -> Result<(String, String), GroupVersionError> {
     if gv.is_empty() || gv == "/" {
         return Ok((String::new(), String::new()));
     }
@@ -242,7 +254,7 @@ pub fn parse_group_version(gv: &str) -> Result<(String, String), String> {
             let (group, version) = gv.split_once('/').unwrap_or((gv, ""));
             Ok((group.to_owned(), version.to_owned()))
         }
-        _ => Err(format!("unexpected GroupVersion string: {gv}")),
+        _ => Err(GroupVersionError::Unexpected { group_version: gv.to_owned() }),
     }
 }
 
@@ -326,7 +338,10 @@ mod tests {
         assert_eq!(parse_group_version("/"), Ok((String::new(), String::new())));
         assert_eq!(parse_group_version("v1"), Ok((String::new(), "v1".to_owned())));
         assert_eq!(parse_group_version("group/"), Ok(("group".to_owned(), String::new())));
-        assert_eq!(parse_group_version("a/b/c"), Err("unexpected GroupVersion string: a/b/c".to_owned()));
+        assert_eq!(
+            parse_group_version("a/b/c").map_err(|e| e.to_string()),
+            Err("unexpected GroupVersion string: a/b/c".to_owned())
+        );
     }
 
     #[test]

@@ -3,14 +3,50 @@
 //! texts) and written in UTC with second precision.
 //!
 //! Entry points: [`Time::parse_rfc3339`] and [`Time::to_rfc3339`]. Parsing
-//! never panics; a bad input is an `Err` holding Go's `*time.ParseError`
-//! text.
+//! never panics; a bad input is a [`TimeParseError`], Go's
+//! `*time.ParseError`, displayed with Go's text.
 
 /// Seconds from the Unix epoch to `0001-01-01T00:00:00Z`, Go's zero time.
 const ZERO_UNIX: i64 = -62_135_596_800;
 
 /// The layout of `time.RFC3339`, quoted in parse errors.
 const LAYOUT: &str = "2006-01-02T15:04:05Z07:00";
+
+/// Why [`Time::parse_rfc3339`] failed: Go's `*time.ParseError`, displayed
+/// as Go's `Error()` renders it (strings quoted as `strconv.Quote` does for
+/// ASCII, other bytes as `\x..`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeParseError {
+    /// An element of the layout does not match the input:
+    /// `parsing time "2020/01/01" as "2006-01-02T15:04:05Z07:00": cannot
+    /// parse "/01/01" as "-"`.
+    #[error(
+        "parsing time {} as {}: cannot parse {} as {}",
+        quote(.value.as_bytes()),
+        quote(LAYOUT.as_bytes()),
+        quote(.value_elem),
+        quote(.layout_elem.as_bytes())
+    )]
+    Element {
+        /// The whole input.
+        value: String,
+        /// The input from where the element failed (bytes: the cut may fall
+        /// inside a character, as in Go).
+        value_elem: Vec<u8>,
+        /// The layout element (`2006`, `-`, `Z07:00`, ...).
+        layout_elem: &'static str,
+    },
+    /// A field out of range or extra text: `parsing time
+    /// "2020-13-01T00:00:00Z": month out of range`.
+    #[error("parsing time {}{message}", quote(.value.as_bytes()))]
+    Message {
+        /// The whole input.
+        value: String,
+        /// Go's message, with its leading `: ` (`: month out of range`,
+        /// `: extra text: "x"`).
+        message: String,
+    },
+}
 
 /// An instant: seconds since the Unix epoch and nanoseconds within the
 /// second. The default is Go's zero time (`0001-01-01T00:00:00Z`).
@@ -51,7 +87,7 @@ impl Time {
     }
 
     /// Parses `s` as Go's `time.Parse(time.RFC3339, s)` does.
-    pub fn parse_rfc3339(s: &str) -> Result<Time, String> {
+    pub fn parse_rfc3339(s: &str) -> Result<Time, TimeParseError> {
         Parser { all: s.as_bytes(), rest: s.as_bytes() }.parse()
     }
 
@@ -99,18 +135,15 @@ impl<'a> Parser<'a> {
     // literal that does not match reports the remaining input; an element
     // that does not parse reports the input it started at; a field out of
     // range reports only its name.
-    fn parse(mut self) -> Result<Time, String> {
+    fn parse(mut self) -> Result<Time, TimeParseError> {
+        // The input came in as a `&str`: the conversion loses nothing.
+        let all = self.all;
+        let value = || String::from_utf8_lossy(all).into_owned();
         self.fields().map(to_time).map_err(|failure| match failure {
-            Failure::Element(value, element) => {
-                format!(
-                    "parsing time {} as {}: cannot parse {} as {}",
-                    quote(self.all),
-                    quote(LAYOUT.as_bytes()),
-                    quote(value),
-                    quote(element.as_bytes())
-                )
+            Failure::Element(value_elem, layout_elem) => {
+                TimeParseError::Element { value: value(), value_elem: value_elem.to_vec(), layout_elem }
             }
-            Failure::Message(message) => format!("parsing time {}{message}", quote(self.all)),
+            Failure::Message(message) => TimeParseError::Message { value: value(), message },
         })
     }
 
@@ -295,7 +328,27 @@ mod tests {
     use super::*;
 
     fn utc(s: &str) -> String {
-        Time::parse_rfc3339(s).map(|t| t.to_rfc3339()).unwrap_or_else(|e| e)
+        Time::parse_rfc3339(s).map(|t| t.to_rfc3339()).unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn parse_error_display_is_go_text() {
+        let element = Time::parse_rfc3339("2020/01/01").unwrap_err();
+        assert_eq!(
+            element,
+            TimeParseError::Element {
+                value: "2020/01/01".to_owned(),
+                value_elem: b"/01/01".to_vec(),
+                layout_elem: "-"
+            }
+        );
+        assert_eq!(
+            element.to_string(),
+            r#"parsing time "2020/01/01" as "2006-01-02T15:04:05Z07:00": cannot parse "/01/01" as "-""#
+        );
+        let message = Time::parse_rfc3339("2020-13-01T00:00:00Z").unwrap_err();
+        assert!(matches!(&message, TimeParseError::Message { message, .. } if message == ": month out of range"));
+        assert_eq!(message.to_string(), r#"parsing time "2020-13-01T00:00:00Z": month out of range"#);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn validate_api_version(path: &Path, value: &Value) -> Option<FieldError> {
     if api_version.is_empty() {
         return Some(FieldError::invalid(path, api_version.as_str(), "must not be empty"));
     }
-    parse_group_version(api_version).err().map(|e| FieldError::invalid(path, api_version.as_str(), e))
+    parse_group_version(api_version).err().map(|e| FieldError::invalid(path, api_version.as_str(), e.to_string()))
 }
 
 // `kind` must be a non-empty string whose lower-cased form is a DNS-1035

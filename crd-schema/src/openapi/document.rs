@@ -10,13 +10,14 @@
 //! the `meta/v1` definitions they refer to ([`super::meta`]). Object keys
 //! are sorted at every depth, so equal input gives identical bytes.
 //!
-//! Errors are plain messages for the CLI: CRDs of several groups, or no
-//! CRD serving the version.
+//! Errors ([`OpenApiError`]): CRDs of several groups, or no CRD serving the
+//! version.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
+use super::OpenApiError;
 use super::meta::{self, DELETE_OPTIONS, PATCH, SCALE, STATUS, V2_PREFIX, V3_PREFIX};
 use super::publish::{self, Options};
 use crate::crd::{CrdSpec, Subresources};
@@ -41,12 +42,12 @@ const PATCH_TYPES: &[&str] =
 
 /// The document for `version` of the CRDs in `crds`, which must all have
 /// the same group; CRDs that do not serve `version` are left out.
-pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value, String> {
+pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value, OpenApiError> {
     let group = single_group(crds)?;
     let serving: Vec<&CrdSpec> = crds.iter().filter(|c| serves(c, version)).collect();
     if serving.is_empty() {
         let served = CrdSpec::served_by_any(crds);
-        return Err(format!("no CRD of group {group} serves version {version:?} (served versions: {served})"));
+        return Err(OpenApiError::NotServed { group: group.to_owned(), version: version.to_owned(), served });
     }
     let v2 = format == Format::V2;
     let options = Options { v2, include_selectable_fields: true };
@@ -68,7 +69,7 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
         for (name, schema, field) in named {
             let definer = format!("{crd} spec.names.{field}");
             if let Some(first) = definers.insert(name.clone(), definer.clone()) {
-                return Err(format!("{first} and {definer} both define {name}: kinds must be unique in a group"));
+                return Err(OpenApiError::DuplicateKind { first, second: definer, name });
             }
             schemas.insert(name, schema);
         }
@@ -155,15 +156,12 @@ fn kube_version(name: &str) -> Option<(u8, u64, u64)> {
 }
 
 /// The group of all of `crds`; an error when there are none or several.
-fn single_group(crds: &[CrdSpec]) -> Result<&str, String> {
+fn single_group(crds: &[CrdSpec]) -> Result<&str, OpenApiError> {
     let groups: BTreeSet<&str> = crds.iter().map(|c| c.group.as_str()).collect();
     match groups.len() {
-        0 => Err("no CRD given".to_owned()),
+        0 => Err(OpenApiError::NoCrd),
         1 => Ok(crds[0].group.as_str()),
-        _ => Err(format!(
-            "the CRDs belong to several groups ({}); a document covers one group",
-            groups.into_iter().collect::<Vec<_>>().join(", ")
-        )),
+        _ => Err(OpenApiError::SeveralGroups { groups: groups.into_iter().map(str::to_owned).collect() }),
     }
 }
 
@@ -782,7 +780,7 @@ mod tests {
     fn clashing_kinds_name_the_fields() {
         let mut same = crd("Namespaced");
         same.names.list_kind = "Widget".to_owned();
-        let err = document(&[same], "v1", Format::V3).unwrap_err();
+        let err = document(&[same], "v1", Format::V3).unwrap_err().to_string();
         assert_eq!(
             err,
             "widgets.example.com spec.names.kind and widgets.example.com spec.names.listKind both define \
@@ -790,7 +788,7 @@ mod tests {
         );
         let mut other = crd("Namespaced");
         other.names.plural = "gadgets".to_owned();
-        let err = document(&[crd("Namespaced"), other], "v1", Format::V3).unwrap_err();
+        let err = document(&[crd("Namespaced"), other], "v1", Format::V3).unwrap_err().to_string();
         assert!(
             err.starts_with("widgets.example.com spec.names.kind and gadgets.example.com spec.names.kind"),
             "{err}"
@@ -922,11 +920,11 @@ mod tests {
     fn errors_name_groups_and_versions() {
         let mut other = crd("Cluster");
         other.group = "other.io".to_owned();
-        let err = document(&[crd("Cluster"), other], "v1", Format::V3).err().unwrap_or_default();
+        let err = document(&[crd("Cluster"), other], "v1", Format::V3).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("several groups (example.com, other.io)"), "{err}");
-        let err = document(&[crd("Cluster")], "v2alpha1", Format::V3).err().unwrap_or_default();
+        let err = document(&[crd("Cluster")], "v2alpha1", Format::V3).err().map(|e| e.to_string()).unwrap_or_default();
         assert_eq!(err, "no CRD of group example.com serves version \"v2alpha1\" (served versions: v1, v1beta1)");
-        assert_eq!(document(&[], "v1", Format::V3).err().as_deref(), Some("no CRD given"));
+        assert_eq!(document(&[], "v1", Format::V3).err().map(|e| e.to_string()).as_deref(), Some("no CRD given"));
     }
 
     #[test]

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use super::OpenApiError;
+
 /// Definition name of Status (what deletes return).
 pub(crate) const STATUS: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.Status";
 /// Definition name of DeleteOptions (the body of a delete).
@@ -31,10 +33,12 @@ const DATA: &str = include_str!("meta-definitions.json");
 
 /// The embedded definitions, parsed once. A broken file is an error, not a
 /// panic: it can only come from a bad edit, which the tests catch.
-fn embedded() -> Result<&'static Map<String, Value>, String> {
-    static PARSED: OnceLock<Result<Map<String, Value>, String>> = OnceLock::new();
+fn embedded() -> Result<&'static Map<String, Value>, OpenApiError> {
+    static PARSED: OnceLock<Result<Map<String, Value>, OpenApiError>> = OnceLock::new();
     PARSED
-        .get_or_init(|| serde_json::from_str(DATA).map_err(|e| format!("embedded meta-definitions.json: {e}")))
+        .get_or_init(|| {
+            serde_json::from_str(DATA).map_err(|e| OpenApiError::EmbeddedDefinitions { message: e.to_string() })
+        })
         .as_ref()
         .map_err(Clone::clone)
 }
@@ -43,7 +47,10 @@ fn embedded() -> Result<&'static Map<String, Value>, String> {
 /// definition they refer to, directly or not, sorted by name; in the v2
 /// form when `v2`, else in the v3 form. Names that are not embedded
 /// definitions are ignored (the caller's own definitions).
-pub(crate) fn closure<'a>(roots: impl IntoIterator<Item = &'a str>, v2: bool) -> Result<Vec<(String, Value)>, String> {
+pub(crate) fn closure<'a>(
+    roots: impl IntoIterator<Item = &'a str>,
+    v2: bool,
+) -> Result<Vec<(String, Value)>, OpenApiError> {
     let all = embedded()?;
     let mut wanted: BTreeSet<String> = BTreeSet::new();
     let mut queue: Vec<String> = roots.into_iter().filter(|n| all.contains_key(*n)).map(str::to_owned).collect();

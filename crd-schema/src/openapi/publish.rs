@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::OpenApiError;
 use crate::crd::{CrdSpec, SelectableField};
 use crate::field::Path;
 use crate::structural::{
@@ -83,12 +84,12 @@ pub fn reference(name: &str, description: Option<&str>, v2: bool) -> Value {
 /// it is structural (or the CRD sets `preserveUnknownFields`); otherwise,
 /// and in v2 when unknown fields are preserved at the root, the kind is
 /// just `{"type": "object"}` with its group-version-kind.
-pub fn definitions(spec: &CrdSpec, version: &str, options: Options) -> Result<Definitions, String> {
-    let index = spec
-        .versions
-        .iter()
-        .position(|v| v.name == version)
-        .ok_or_else(|| format!("CRD {}/{} has no version {version:?}", spec.group, spec.names.kind))?;
+pub fn definitions(spec: &CrdSpec, version: &str, options: Options) -> Result<Definitions, OpenApiError> {
+    let index = spec.versions.iter().position(|v| v.name == version).ok_or_else(|| OpenApiError::NoSuchVersion {
+        group: spec.group.clone(),
+        kind: spec.names.kind.clone(),
+        version: version.to_owned(),
+    })?;
     let crd_preserve = spec.preserve_unknown_fields == Some(true);
     let schema = spec.version_schema(index).and_then(|props| publishable(props, crd_preserve));
     let v2 = options.v2;
@@ -427,7 +428,10 @@ mod tests {
     #[test]
     fn unknown_versions_are_an_error() {
         let spec = CrdSpec { group: "g.io".into(), ..CrdSpec::default() };
-        assert_eq!(definitions(&spec, "v1", Options::default()).unwrap_err(), "CRD g.io/ has no version \"v1\"");
+        assert_eq!(
+            definitions(&spec, "v1", Options::default()).unwrap_err().to_string(),
+            "CRD g.io/ has no version \"v1\""
+        );
     }
 
     #[test]

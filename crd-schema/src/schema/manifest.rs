@@ -238,7 +238,8 @@ impl CrdManifest {
 
     /// The manifest as one YAML document, as `kubectl apply -f` takes it:
     /// strings that YAML 1.1 would read as something else (`yes`, `on`,
-    /// `1.0`) are quoted.
+    /// `1.0`) are quoted. Feature `yaml`.
+    #[cfg(feature = "yaml")]
     pub fn to_yaml(&self) -> String {
         // Serialising a `Value` cannot fail: its keys are strings and its
         // numbers finite.
@@ -321,6 +322,7 @@ mod tests {
         assert_eq!(keys(&spec["properties"]["alpha"]["default"]["a"]), ["x", "y"]);
     }
 
+    #[cfg(feature = "engine")]
     #[test]
     fn json_and_yaml_read_back_as_the_manifest() {
         let crd = Thing::crd_manifest();

@@ -91,6 +91,7 @@ pub trait CustomResourceSchema {
     /// );
     /// # }
     /// ```
+    #[cfg(feature = "engine")]
     fn validate(&self) -> Result<(), crate::resource::Invalid>
     where
         Self: serde::Serialize + Sized + 'static,
@@ -102,6 +103,7 @@ pub trait CustomResourceSchema {
     /// see `old` as `oldSelf`, errors on values the update leaves unchanged
     /// are dropped (ratcheting), and a root's name and namespace may not
     /// change.
+    #[cfg(feature = "engine")]
     fn validate_update(&self, old: &Self) -> Result<(), crate::resource::Invalid>
     where
         Self: serde::Serialize + Sized + 'static,

@@ -37,7 +37,7 @@ pub fn nonstructural_condition(
         let path = version_path(i);
         match new_structural(schema) {
             Ok(s) => errors.extend(validate_structural(&path, &s, &ValidationOptions::default())),
-            Err(e) => errors.push(FieldError::internal(&path, e)),
+            Err(e) => errors.push(FieldError::internal(&path, e.to_string())),
         }
     }
     errors

@@ -10,11 +10,36 @@
 use super::{
     Extensions, Generic, NestedValueValidation, Structural, StructuralOrBool, ValidationExtensions, ValueValidation,
 };
-use crate::wire::{JSONSchemaProps, SchemaOrArray, SchemaOrBool};
+use crate::wire::{DecodeIssue, JSONSchemaProps, SchemaOrArray, SchemaOrBool};
+
+/// Why a schema has no structural form: the errors of `NewStructural`,
+/// displayed with Kubernetes' text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConversionError {
+    /// A keyword CRD schemas may not use (`id`, `schema`, `$ref`,
+    /// `patternProperties`, `dependencies`, `additionalItems`,
+    /// `definitions`).
+    #[error("OpenAPIV3Schema '{keyword}' is not supported")]
+    Unsupported {
+        /// The keyword, as Kubernetes names it (`schema` for `$schema`).
+        keyword: &'static str,
+    },
+    /// `items` holds an array of schemas (the tuple form).
+    #[error("OpenAPIV3Schema 'items' must be a schema, but is an array")]
+    ItemsArray,
+    /// `x-kubernetes-preserve-unknown-fields: false`, which a validated CRD
+    /// never holds.
+    #[error("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined")]
+    PreserveUnknownFieldsFalse,
+    /// The JSON does not decode as a schema ([`Structural::from_json`]
+    /// only): the first decoding problem.
+    #[error(transparent)]
+    Decode(#[from] DecodeIssue),
+}
 
 /// Converts a schema to the structural form. Fails with Kubernetes' text
 /// (`OpenAPIV3Schema 'id' is not supported`, ...).
-pub fn new_structural(schema: &JSONSchemaProps) -> Result<Structural, String> {
+pub fn new_structural(schema: &JSONSchemaProps) -> Result<Structural, ConversionError> {
     check_unsupported(schema)?;
     let value_validation = new_value_validation(schema)?;
     let extensions = new_extensions(schema)?;
@@ -44,7 +69,7 @@ pub fn new_structural(schema: &JSONSchemaProps) -> Result<Structural, String> {
 /// forbidden there so they can be reported. Inside junctors
 /// `additionalProperties: false` is dropped and `true` becomes an empty
 /// schema.
-pub fn new_nested_value_validation(schema: &JSONSchemaProps) -> Result<NestedValueValidation, String> {
+pub fn new_nested_value_validation(schema: &JSONSchemaProps) -> Result<NestedValueValidation, ConversionError> {
     check_unsupported(schema)?;
     let value_validation = new_value_validation(schema)?;
     let forbidden_extensions = new_extensions(schema)?;
@@ -60,7 +85,7 @@ pub fn new_nested_value_validation(schema: &JSONSchemaProps) -> Result<NestedVal
     }
     // Unlike the structural level, an explicitly empty map is kept here.
     if let Some(properties) = &schema.properties {
-        let converted: Result<Vec<_>, String> = properties
+        let converted: Result<Vec<_>, ConversionError> = properties
             .iter()
             .map(|(name, property)| Ok((name.clone(), new_nested_value_validation(property)?)))
             .collect();
@@ -78,7 +103,7 @@ pub fn new_nested_value_validation(schema: &JSONSchemaProps) -> Result<NestedVal
 // them earlier; the conversion fails on them so that no schema holding
 // them is ever treated as structural. Empty strings and maps count as
 // absent; `additionalItems` counts whenever present.
-fn check_unsupported(s: &JSONSchemaProps) -> Result<(), String> {
+fn check_unsupported(s: &JSONSchemaProps) -> Result<(), ConversionError> {
     let non_empty_map = |m: Option<usize>| m.is_some_and(|n| n > 0);
     let unsupported = [
         ("id", !s.id.is_empty()),
@@ -90,22 +115,22 @@ fn check_unsupported(s: &JSONSchemaProps) -> Result<(), String> {
         ("definitions", non_empty_map(s.definitions.as_ref().map(Vec::len))),
     ];
     match unsupported.iter().find(|(_, present)| *present) {
-        Some((name, _)) => Err(format!("OpenAPIV3Schema '{name}' is not supported")),
+        Some((keyword, _)) => Err(ConversionError::Unsupported { keyword }),
         None => Ok(()),
     }
 }
 
 // `items` must hold one schema; the tuple form (an array) is rejected.
-fn single_schema(items: &SchemaOrArray) -> Result<&JSONSchemaProps, String> {
+fn single_schema(items: &SchemaOrArray) -> Result<&JSONSchemaProps, ConversionError> {
     match items {
         SchemaOrArray::Schema(s) => Ok(s),
-        SchemaOrArray::Array(_) => Err("OpenAPIV3Schema 'items' must be a schema, but is an array".to_owned()),
+        SchemaOrArray::Array(_) => Err(ConversionError::ItemsArray),
     }
 }
 
 // The value validations of a node. The junctors are converted in the order
 // `not`, `allOf`, `anyOf`, `oneOf`; empty `enum` and junctor lists vanish.
-fn new_value_validation(s: &JSONSchemaProps) -> Result<ValueValidation, String> {
+fn new_value_validation(s: &JSONSchemaProps) -> Result<ValueValidation, ConversionError> {
     let not = match &s.not {
         Some(x) => Some(Box::new(new_nested_value_validation(x)?)),
         None => None,
@@ -137,7 +162,7 @@ fn new_value_validation(s: &JSONSchemaProps) -> Result<ValueValidation, String> 
     })
 }
 
-fn new_junctor(schemas: Option<&[JSONSchemaProps]>) -> Result<Vec<NestedValueValidation>, String> {
+fn new_junctor(schemas: Option<&[JSONSchemaProps]>) -> Result<Vec<NestedValueValidation>, ConversionError> {
     schemas.unwrap_or_default().iter().map(new_nested_value_validation).collect()
 }
 
@@ -155,9 +180,9 @@ fn new_generic(s: &JSONSchemaProps) -> Generic {
 
 // `x-kubernetes-preserve-unknown-fields` is either `true` or absent in a
 // validated CRD; an explicit `false` is an internal error.
-fn new_extensions(s: &JSONSchemaProps) -> Result<Extensions, String> {
+fn new_extensions(s: &JSONSchemaProps) -> Result<Extensions, ConversionError> {
     if s.x_preserve_unknown_fields == Some(false) {
-        return Err("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined".to_owned());
+        return Err(ConversionError::PreserveUnknownFieldsFalse);
     }
     Ok(Extensions {
         x_preserve_unknown_fields: s.x_preserve_unknown_fields == Some(true),
@@ -179,7 +204,21 @@ mod tests {
     use serde_json::{Value, json};
 
     fn convert(v: Value) -> Result<Structural, String> {
-        new_structural(&JSONSchemaProps::from_value(&v).unwrap())
+        new_structural(&JSONSchemaProps::from_value(&v).unwrap()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn conversion_error_display_is_kubernetes_text() {
+        let unsupported = new_structural(&JSONSchemaProps::from_value(&json!({"id": "x"})).unwrap()).unwrap_err();
+        assert_eq!(unsupported, ConversionError::Unsupported { keyword: "id" });
+        assert_eq!(unsupported.to_string(), "OpenAPIV3Schema 'id' is not supported");
+        assert_eq!(
+            ConversionError::ItemsArray.to_string(),
+            "OpenAPIV3Schema 'items' must be a schema, but is an array"
+        );
+        let decode = Structural::from_json(&json!({"type": 1})).unwrap_err();
+        assert!(matches!(decode, ConversionError::Decode(_)));
+        assert_eq!(decode.to_string(), ".type: cannot decode: expected a string");
     }
 
     #[test]

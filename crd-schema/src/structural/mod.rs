@@ -10,8 +10,8 @@
 //! generation walk the structural part only.
 //!
 //! Entry points:
-//! - [`new_structural`]: conversion, failing on keywords a structural schema
-//!   cannot hold (`convert.rs`);
+//! - [`new_structural`]: conversion, failing with a [`ConversionError`] on
+//!   keywords a structural schema cannot hold (`convert.rs`);
 //! - [`validate_structural`]: every invariant and the completeness of the
 //!   root junctors, errors sorted (`validation.rs`, `completeness.rs`);
 //! - [`nonstructural_condition`] / [`nonstructural_condition_status`]: the
@@ -34,7 +34,7 @@ use crate::wire::{ExternalDocumentation, ValidationRule};
 
 pub use completeness::validate_structural_completeness;
 pub use condition::{NonStructuralCondition, nonstructural_condition, nonstructural_condition_status};
-pub use convert::{new_nested_value_validation, new_structural};
+pub use convert::{ConversionError, new_nested_value_validation, new_structural};
 pub(crate) use validation::is_int_or_string_any_of;
 pub use validation::{validate_metadata_invariants, validate_nested_value_validation, validate_structural_invariants};
 
@@ -86,8 +86,8 @@ pub struct Structural {
 impl Structural {
     /// Decodes a schema written as JSON (an `openAPIV3Schema`) and converts
     /// it to the structural form. The error is the first decoding problem
-    /// or Kubernetes' conversion error.
-    pub fn from_json(schema: &Value) -> Result<Self, String> {
+    /// ([`ConversionError::Decode`]) or Kubernetes' conversion error.
+    pub fn from_json(schema: &Value) -> Result<Self, ConversionError> {
         new_structural(&crate::wire::JSONSchemaProps::from_value(schema)?)
     }
 

@@ -4,7 +4,7 @@
 //! accepted at all; indices are still rejected).
 //!
 //! Entry points: [`resolve`] (the Kubernetes field path a `fieldPath`
-//! designates, or Kubernetes' error text), [`resolve_field`] (the same with
+//! designates, or a [`FieldPathError`] with Kubernetes' text), [`resolve_field`] (the same with
 //! the schema reached, and array notation optional, for `selectableFields`)
 //! and [`is_valid`] (what the CRD validation asks: paths on schemas that are
 //! not structural are accepted).
@@ -19,10 +19,44 @@ use crate::field::Path;
 use crate::structural;
 use crate::wire::{JSONSchemaProps, SchemaOrBool};
 
-/// The error of a step that names nothing in the schema.
-const NOT_A_FIELD: &str = "does not refer to a valid field";
-/// The error of a path that stops in the middle of a step.
-const UNEXPECTED_END: &str = "unexpected end of JSON path";
+/// Why a `fieldPath` does not resolve, displayed with Kubernetes' text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldPathError {
+    /// A step names nothing in the schema.
+    #[error("does not refer to a valid field")]
+    NotAField,
+    /// The path stops in the middle of a step.
+    #[error("unexpected end of JSON path")]
+    UnexpectedEnd,
+    /// A `['name']` step where array notation is not allowed
+    /// (`selectableFields`).
+    #[error("array notation is not allowed")]
+    ArrayNotation,
+    /// A step starts with something other than `.` or `[`.
+    #[error("expected [ or . but got: {got}")]
+    ExpectedStep {
+        /// The token found.
+        got: String,
+    },
+    /// A `[` is followed by something other than a single-quoted string.
+    #[error("expected single quoted string but got {got}")]
+    ExpectedQuoted {
+        /// The token found.
+        got: String,
+    },
+    /// A `['name'` is followed by something other than `]`.
+    #[error("expected ] but got {got}")]
+    ExpectedClosingBracket {
+        /// The token found.
+        got: String,
+    },
+    /// A quoted name holds an unknown escape (`\x`); the last one is named.
+    #[error("invalid string literal: invalid escape char \\{escape}")]
+    InvalidEscape {
+        /// The character after the backslash.
+        escape: char,
+    },
+}
 
 /// Whether `field_path` is acceptable on `schema` for the CRD validation:
 /// schemas that cannot be converted to the structural form accept every
@@ -33,9 +67,9 @@ pub fn is_valid(schema: &JSONSchemaProps, field_path: &str) -> bool {
 
 /// Resolves `field_path` against `schema`, returning the Kubernetes field
 /// path it designates (`.foo.f1` under a map `foo` gives `foo[f1]`) or
-/// Kubernetes' error text (`does not refer to a valid field`, ...). The
-/// empty path resolves to the empty [`Path`].
-pub fn resolve(schema: &JSONSchemaProps, field_path: &str) -> Result<Path, String> {
+/// Kubernetes' error ([`FieldPathError::NotAField`], ...). The empty path
+/// resolves to the empty [`Path`].
+pub fn resolve(schema: &JSONSchemaProps, field_path: &str) -> Result<Path, FieldPathError> {
     resolve_field(schema, field_path, true).map(|(path, _)| path)
 }
 
@@ -46,27 +80,27 @@ pub fn resolve_field<'a>(
     schema: &'a JSONSchemaProps,
     field_path: &str,
     allow_array_notation: bool,
-) -> Result<(Path, Option<&'a JSONSchemaProps>), String> {
+) -> Result<(Path, Option<&'a JSONSchemaProps>), FieldPathError> {
     let mut tokens = Tokens { rest: field_path };
     let mut cursor = Cursor { path: Path::root(), schema: Some(schema) };
     while let Some(token) = tokens.next() {
         match token {
-            "[" if !allow_array_notation => return Err("array notation is not allowed".to_owned()),
+            "[" if !allow_array_notation => return Err(FieldPathError::ArrayNotation),
             "[" => {
-                let quoted = tokens.next().ok_or(UNEXPECTED_END)?;
+                let quoted = tokens.next().ok_or(FieldPathError::UnexpectedEnd)?;
                 let name = quoted_name(quoted)?;
                 cursor.step(&name)?;
                 match tokens.next() {
-                    None => return Err(UNEXPECTED_END.to_owned()),
+                    None => return Err(FieldPathError::UnexpectedEnd),
                     Some("]") => {}
-                    Some(other) => return Err(format!("expected ] but got {other}")),
+                    Some(other) => return Err(FieldPathError::ExpectedClosingBracket { got: other.to_owned() }),
                 }
             }
             "." => {
-                let name = tokens.next().ok_or(UNEXPECTED_END)?;
+                let name = tokens.next().ok_or(FieldPathError::UnexpectedEnd)?;
                 cursor.step(name)?;
             }
-            other => return Err(format!("expected [ or . but got: {other}")),
+            other => return Err(FieldPathError::ExpectedStep { got: other.to_owned() }),
         }
     }
     Ok((cursor.path, cursor.schema))
@@ -85,10 +119,10 @@ impl Cursor<'_> {
     // continues with the `additionalProperties` schema; anything else
     // (arrays, scalars, or nothing after a boolean `additionalProperties`,
     // where Kubernetes dereferences a nil schema) names no field.
-    fn step(&mut self, name: &str) -> Result<(), String> {
-        let Some(schema) = self.schema else { return Err(NOT_A_FIELD.to_owned()) };
+    fn step(&mut self, name: &str) -> Result<(), FieldPathError> {
+        let Some(schema) = self.schema else { return Err(FieldPathError::NotAField) };
         if let Some(properties) = schema.properties.as_ref().filter(|p| !p.is_empty()) {
-            let found = properties.iter().find(|(k, _)| k == name).ok_or(NOT_A_FIELD)?;
+            let found = properties.iter().find(|(k, _)| k == name).ok_or(FieldPathError::NotAField)?;
             self.path = self.path.child(name);
             self.schema = Some(&found.1);
             return Ok(());
@@ -102,27 +136,27 @@ impl Cursor<'_> {
                 };
                 Ok(())
             }
-            None => Err(NOT_A_FIELD.to_owned()),
+            None => Err(FieldPathError::NotAField),
         }
     }
 }
 
 // The token after `[` must be a single-quoted string (at least the two
 // quotes); its content is unescaped.
-fn quoted_name(token: &str) -> Result<String, String> {
+fn quoted_name(token: &str) -> Result<String, FieldPathError> {
     let quoted = token.len() >= 2 && token.starts_with('\'') && token.ends_with('\'');
     if !quoted {
-        return Err(format!("expected single quoted string but got {token}"));
+        return Err(FieldPathError::ExpectedQuoted { got: token.to_owned() });
     }
-    unescape_single_quote(&token[1..token.len() - 1]).map_err(|e| format!("invalid string literal: {e}"))
+    unescape_single_quote(&token[1..token.len() - 1]).map_err(|escape| FieldPathError::InvalidEscape { escape })
 }
 
 // Escapes are a backslash and any character but a line feed (Go's
 // `\\.` regular expression): `\a \b \f \n \r \t \v \' \\` are replaced, any
 // other one is an error naming it (the last such escape wins, as every
 // replacement overwrites the error). A backslash before a line feed or at
-// the end stays as it is.
-fn unescape_single_quote(s: &str) -> Result<String, String> {
+// the end stays as it is. The error is the escaped character.
+fn unescape_single_quote(s: &str) -> Result<String, char> {
     let mut out = String::with_capacity(s.len());
     let mut error = None;
     let mut chars = s.chars().peekable();
@@ -133,7 +167,7 @@ fn unescape_single_quote(s: &str) -> Result<String, String> {
                 chars.next();
                 match escaped(d) {
                     Some(r) => out.push(r),
-                    None => error = Some(format!("invalid escape char \\{d}")),
+                    None => error = Some(d),
                 }
             }
             _ => out.push(c),
@@ -211,7 +245,15 @@ mod tests {
     }
 
     fn err(p: &str) -> String {
-        resolve(&schema(), p).expect_err(p)
+        resolve(&schema(), p).expect_err(p).to_string()
+    }
+
+    #[test]
+    fn error_display_is_kubernetes_text() {
+        let e = resolve(&schema(), ".a['b\\x']").unwrap_err();
+        assert_eq!(e, FieldPathError::InvalidEscape { escape: 'x' });
+        assert_eq!(e.to_string(), "invalid string literal: invalid escape char \\x");
+        assert_eq!(resolve(&schema(), ".a.foo").unwrap_err(), FieldPathError::NotAField);
     }
 
     #[test]
@@ -229,18 +271,18 @@ mod tests {
 
     #[test]
     fn reports_kubernetes_errors() {
-        assert_eq!(err(".a.foo"), NOT_A_FIELD);
-        assert_eq!(err(".a..b"), NOT_A_FIELD);
-        assert_eq!(err(".list.a"), NOT_A_FIELD);
-        assert_eq!(err(".m.x.y"), NOT_A_FIELD);
+        assert_eq!(err(".a.foo"), "does not refer to a valid field");
+        assert_eq!(err(".a..b"), "does not refer to a valid field");
+        assert_eq!(err(".list.a"), "does not refer to a valid field");
+        assert_eq!(err(".m.x.y"), "does not refer to a valid field");
         assert_eq!(err(".list[1]"), "expected single quoted string but got 1");
         assert_eq!(err(".list[1.0]"), "expected single quoted string but got 1");
         assert_eq!(err(".list[-1]"), "expected single quoted string but got -1");
         assert_eq!(err("a"), "expected [ or . but got: a");
         assert_eq!(err("   "), "expected [ or . but got:    ");
-        assert_eq!(err("."), UNEXPECTED_END);
-        assert_eq!(err(".a["), UNEXPECTED_END);
-        assert_eq!(err(".a['bbb'"), UNEXPECTED_END);
+        assert_eq!(err("."), "unexpected end of JSON path");
+        assert_eq!(err(".a["), "unexpected end of JSON path");
+        assert_eq!(err(".a['bbb'"), "unexpected end of JSON path");
         assert_eq!(err(".a['bbb'.c"), "expected ] but got .");
         assert_eq!(err(".a['bbb"), "expected single quoted string but got 'bbb");
         assert_eq!(err(".a['b\\x']"), "invalid string literal: invalid escape char \\x");
@@ -251,7 +293,7 @@ mod tests {
         assert_eq!(unescape_single_quote("a\\\\b\\t").as_deref(), Ok("a\\b\t"));
         assert_eq!(unescape_single_quote("a\\\nb").as_deref(), Ok("a\\\nb"));
         assert_eq!(unescape_single_quote("end\\").as_deref(), Ok("end\\"));
-        assert_eq!(unescape_single_quote("\\x\\é"), Err("invalid escape char \\é".to_owned()));
+        assert_eq!(unescape_single_quote("\\x\\é"), Err('é'));
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn structural_step(schema_path: &Path, schema: &JSONSchemaProps, options: &Valid
     let ss = match structural::new_structural(schema) {
         Ok(ss) => ss,
         Err(e) => {
-            let conversion_error = Some(FieldError::invalid(schema_path, "", e));
+            let conversion_error = Some(FieldError::invalid(schema_path, "", e.to_string()));
             return StructuralStep { conversion_error, ..StructuralStep::default() };
         }
     };

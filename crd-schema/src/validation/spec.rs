@@ -155,7 +155,7 @@ fn selectable_fields(
     allow_too_many: bool,
 ) -> ErrorList {
     match structural::new_structural(schema) {
-        Err(e) => vec![FieldError::invalid(schema_path, "", e)],
+        Err(e) => vec![FieldError::invalid(schema_path, "", e.to_string())],
         Ok(_) => validate_selectable_fields(fields, schema, path, allow_too_many),
     }
 }

@@ -71,7 +71,7 @@ fn compiled(pattern: &str) -> Compiled {
 
 fn compile(pattern: &str) -> Compiled {
     if let Err(error) = goregexp::check(pattern) {
-        return Compiled::GoError(error);
+        return Compiled::GoError(error.to_string());
     }
     match RegexBuilder::new(&translate(pattern)).size_limit(SIZE_LIMIT).build() {
         Ok(re) => Compiled::Regex(re),

@@ -50,7 +50,7 @@ fn crd_validation(case: &Value) -> Result<(), String> {
 fn field_path(case: &Value) -> Result<(), String> {
     let schema = schema(&case["schema"])?;
     let fp = case["fieldPath"].as_str().ok_or("  no fieldPath")?;
-    let resolved = fieldpath::resolve(&schema, fp);
+    let resolved = fieldpath::resolve(&schema, fp).map_err(|e| e.to_string());
     let valid = fieldpath::is_valid(&schema, fp);
     if case["valid"].as_bool() != Some(valid) {
         return Err(format!("  {fp:?}: expected valid={}, got {valid} ({resolved:?})", case["valid"]));

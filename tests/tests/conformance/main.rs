@@ -28,7 +28,7 @@ use serde_json::Value;
 fn conformance_dir() -> PathBuf {
     match std::env::var_os("CRD_CONFORMANCE_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance"),
+        None => crd_tests::shared_dir("conformance"),
     }
 }
 

@@ -33,7 +33,7 @@ fn validate_structural(case: &Value) -> Result<(), String> {
 
 fn new_structural(case: &Value) -> Result<(), String> {
     let schema = schema_of(&case["schema"])?;
-    let actual = structural::new_structural(&schema).err();
+    let actual = structural::new_structural(&schema).err().map(|e| e.to_string());
     let expected = case["newStructuralError"].as_str().map(str::to_owned);
     if actual == expected {
         Ok(())
