@@ -39,13 +39,10 @@ fn builder(args: &Args) -> Builder {
     builder
 }
 
-/// Writes `text` to `path` unless it already holds exactly that.
+/// Writes `text` to `path` unless it already holds exactly that (the
+/// generator's own rule for checked-in files).
 fn write_if_changed(path: &Path, text: &str) -> Result<bool, String> {
-    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
-        return Ok(false);
-    }
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    Ok(true)
+    crd_codegen::checked_in::write_if_changed(path, text).map_err(|e| e.to_string())
 }
 
 /// Every CRD file of the inputs (directories searched recursively).
