@@ -322,8 +322,8 @@ impl Command {
             Command::Prune(args) => Task::Prune(args.try_into()?),
             Command::Validate(args) => Task::Validate(args.try_into()?),
             Command::Openapi(args) => Task::Openapi(args.try_into()?),
-            Command::Explain(args) => Task::Explain(args.into()),
-            Command::Generate(args) => Task::Generate(args.into()),
+            Command::Explain(args) => Task::Explain(args),
+            Command::Generate(args) => Task::Generate(args),
             Command::Completions { shell } => Task::Completions(shell),
         })
     }
@@ -377,20 +377,6 @@ impl TryFrom<OpenapiArgs> for openapi::Args {
     }
 }
 
-impl From<ExplainArgs> for explain::Args {
-    fn from(args: ExplainArgs) -> Self {
-        let ExplainArgs { crds, version, recursive, resource } = args;
-        explain::Args { crds, version, recursive, resource }
-    }
-}
-
-impl From<GenerateArgs> for generate::Args {
-    fn from(args: GenerateArgs) -> Self {
-        let GenerateArgs { strict_enums, allow_non_structural, derives, output, inputs } = args;
-        generate::Args { strict_enums, allow_non_structural, derives, output, inputs }
-    }
-}
-
 /// The `--max-*` options, one per [`Limit`], made from [`Limit::ALL`] so
 /// that the names and defaults are crd-schema's. Values are kept as text
 /// and checked by [`LimitArgs::resolve`], which words the errors.
@@ -401,15 +387,19 @@ pub struct LimitArgs {
 
 impl LimitArgs {
     /// What each limit bounds, for `--help`.
-    fn help(limit: Limit) -> &'static str {
-        match limit {
+    fn help(limit: Limit) -> String {
+        let what = match limit {
             Limit::InputBytes => "Largest file, in bytes",
-            Limit::Depth => "Deepest nesting of a document (at most 1024)",
+            Limit::Depth => "Deepest nesting of a document",
             Limit::Aliases => "Most YAML aliases and anchors in a file",
             Limit::Nodes => "Most YAML nodes in a file, aliases expanded",
             Limit::AliasNodes => "Most YAML nodes that alias expansion adds to a file",
             Limit::Properties => "Most properties in one schema, all levels",
             Limit::PatternBytes => "Longest `pattern` of a schema, in bytes",
+        };
+        match limit {
+            Limit::Depth => format!("{what} (at most {})", Limits::MAX_DEPTH_CEILING),
+            _ => what.to_owned(),
         }
     }
 

@@ -23,7 +23,6 @@
 
 use std::fmt;
 use std::io::Write;
-use std::path::PathBuf;
 
 use crd_schema::crd::CustomResourceDefinition;
 use crd_schema::gofmt;
@@ -583,18 +582,8 @@ fn wrap(limit: i64, text: &str) -> String {
     out
 }
 
-/// The checked command line of `crd explain` (see `args::ExplainArgs`).
-#[derive(Debug)]
-pub struct Args {
-    /// `--crd`: the CRD files or directories.
-    pub crds: Vec<PathBuf>,
-    /// `--version`
-    pub version: Option<String>,
-    /// `--recursive`
-    pub recursive: bool,
-    /// `RESOURCE[.FIELD...]`
-    pub resource: String,
-}
+/// The command line of `crd explain`: clap's definition is all it needs.
+pub use super::args::ExplainArgs as Args;
 
 /// Runs `crd explain`; returns the exit code. Failures are written to
 /// `err` and give exit code 2.

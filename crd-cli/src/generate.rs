@@ -15,20 +15,8 @@ use std::path::{Path, PathBuf};
 use super::diag;
 use crd_codegen::{Builder, Warning};
 
-/// The parsed command line of `crd generate`.
-#[derive(Debug, Default)]
-pub struct Args {
-    /// `--strict-enums`
-    pub strict_enums: bool,
-    /// `--allow-non-structural`
-    pub allow_non_structural: bool,
-    /// `--derive PATH` (repeatable)
-    pub derives: Vec<String>,
-    /// `-o FILE|DIR`
-    pub output: Option<PathBuf>,
-    /// The CRD files or directories.
-    pub inputs: Vec<PathBuf>,
-}
+/// The command line of `crd generate`: clap's definition is all it needs.
+pub use super::args::GenerateArgs as Args;
 
 fn builder(args: &Args) -> Builder {
     let mut builder = Builder::new();

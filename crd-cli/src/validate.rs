@@ -176,13 +176,12 @@ impl Validators {
         let (api_version, kind, _, _) = key_of(&doc.value);
         let served = match find_served(&self.crds, &api_version, &kind) {
             Ok(served) => served,
+            Err(MatchError::NoCrd { group, .. }) if is_built_in(&group) => {
+                return Ok(blank(file, doc, Status::BuiltIn));
+            }
             Err(e @ MatchError::NoCrd { .. }) => {
-                let mut report = blank(file, doc, Status::BuiltIn);
-                let group = api_version.rsplit_once('/').map_or("", |(group, _)| group);
-                if !is_built_in(group) {
-                    report.status = Status::Unknown;
-                    report.errors.push((e.to_string(), None));
-                }
+                let mut report = blank(file, doc, Status::Unknown);
+                report.errors.push((e.to_string(), None));
                 return Ok(report);
             }
             Err(e) => {
@@ -191,10 +190,10 @@ impl Validators {
                 return Ok(report);
             }
         };
-        let version = api_version.rsplit_once('/').map_or(api_version.as_str(), |(_, version)| version);
-        let key = (served.crd, version.to_owned());
+        let crd = &self.crds[served.crd];
+        let version = &crd.spec.versions[served.version].name;
+        let key = (served.crd, version.clone());
         if !self.prepared.contains_key(&key) {
-            let crd = &self.crds[served.crd];
             let validator = ResourceValidator::from_crd(crd, version).map_err(|e| e.to_string())?;
             self.prepared.insert(key.clone(), validator);
         }
