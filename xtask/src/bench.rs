@@ -33,9 +33,10 @@ const RUNTIME: (&str, &str) =
 const PEERS: (&str, &str) = ("<!-- bench:peers:begin (written by `cargo xtask bench`) -->", "<!-- bench:peers:end -->");
 
 /// Rustc wrapper mode: runs `rustc args...`, samples its peak resident
-/// memory and appends `<crate name> <KiB>` to the peak file.
+/// memory and appends `<crate name> <KiB> <milliseconds>` to the peak file.
 pub fn rustc_wrapper(peak_file: &Path, args: &[String]) -> Result<i32> {
     let (rustc, rest) = args.split_first().context("no rustc to wrap")?;
+    let start = Instant::now();
     let mut child = Command::new(rustc).args(rest).spawn().context("spawning rustc")?;
     let status_path = format!("/proc/{}/status", child.id());
     let mut peak = 0u64;
@@ -56,7 +57,7 @@ pub fn rustc_wrapper(peak_file: &Path, args: &[String]) -> Result<i32> {
     if let Some(name) = name {
         use std::io::Write as _;
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(peak_file)?;
-        writeln!(file, "{name} {peak}")?;
+        writeln!(file, "{name} {peak} {}", start.elapsed().as_millis())?;
     }
     Ok(status.code().unwrap_or(1))
 }
@@ -143,13 +144,13 @@ fn run_divan(bench: &str) -> Result<BTreeMap<String, f64>> {
 }
 
 /// One target of design.md §9 and its measurement.
-struct Target {
-    target: &'static str,
-    measured: String,
-    met: bool,
+pub struct Target {
+    pub target: &'static str,
+    pub measured: String,
+    pub met: bool,
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
+pub fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { f64::INFINITY }
 }
 
@@ -242,7 +243,7 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
     Ok(())
 }
 
-fn human(seconds: f64) -> String {
+pub fn human(seconds: f64) -> String {
     if !seconds.is_finite() {
         "n/a".to_owned()
     } else if seconds >= 1.0 {
@@ -255,7 +256,7 @@ fn human(seconds: f64) -> String {
 }
 
 /// The kopium binary, installed with cargo when it is missing.
-fn kopium() -> Result<PathBuf> {
+pub fn kopium() -> Result<PathBuf> {
     let installed = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
@@ -272,7 +273,7 @@ fn kopium() -> Result<PathBuf> {
     installed.context("no CARGO_HOME or HOME")
 }
 
-fn version_of(program: &Path) -> String {
+pub fn version_of(program: &Path) -> String {
     Command::new(program)
         .arg("--version")
         .output()
@@ -393,9 +394,13 @@ impl Output {
             let peak = std::fs::read_to_string(&peak_file)
                 .unwrap_or_default()
                 .lines()
-                .filter_map(|l| l.split_once(' '))
-                .filter(|(name, _)| *name == crate_name)
-                .filter_map(|(_, kib)| kib.parse::<u64>().ok())
+                .filter_map(|l| {
+                    let mut fields = l.split_whitespace();
+                    if fields.next()? != crate_name {
+                        return None;
+                    }
+                    fields.next()?.parse::<u64>().ok()
+                })
                 .max()
                 .unwrap_or(0);
             println!(
@@ -630,14 +635,16 @@ fn today() -> String {
         .unwrap_or_default()
 }
 
-/// `cargo xtask bench [--no-peers | --no-runtime]`.
+/// `cargo xtask bench [--no-runtime] [--no-peers] [--no-cold]`.
 pub fn run(args: &[&str]) -> Result<()> {
-    let (runtime_too, peers_too) = match args {
-        [] => (true, true),
-        ["--no-peers"] => (true, false),
-        ["--no-runtime"] => (false, true),
-        _ => bail!("usage: cargo xtask bench [--no-peers | --no-runtime]"),
-    };
+    let mut halves = [("--no-runtime", true), ("--no-peers", true), ("--no-cold", true)];
+    for arg in args {
+        match halves.iter_mut().find(|(flag, _)| flag == arg) {
+            Some((_, on)) => *on = false,
+            None => bail!("usage: cargo xtask bench [--no-runtime] [--no-peers] [--no-cold]"),
+        }
+    }
+    let [(_, runtime_too), (_, peers_too), (_, cold_too)] = halves;
     let mut sections = Vec::new();
     if runtime_too {
         let mut report = String::new();
@@ -650,6 +657,13 @@ pub fn run(args: &[&str]) -> Result<()> {
         let mut targets = Vec::new();
         let kopium = peers(&mut report, &mut targets)?;
         sections.push((PEERS, section(PEERS, &format!(", against {kopium}"), &targets, &report)?));
+    }
+    if cold_too {
+        let mut report = String::new();
+        let mut targets = Vec::new();
+        let kopium = crate::cold::cold(&mut report, &mut targets)?;
+        let against = format!(", against {kopium} and kube-derive");
+        sections.push((crate::cold::COLD, section(crate::cold::COLD, &against, &targets, &report)?));
     }
     // Read only now: the file may have been edited during the run.
     let path = workspace_root().join("docs/benchmarks.md");

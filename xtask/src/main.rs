@@ -12,13 +12,14 @@
 //!   targets of `fuzz/` from the shared corpus and conformance data, and
 //!   run each for N seconds (default 300; needs nightly and cargo-fuzz).
 //! - `random-schemas [--cases N] [--seed S] [--objects N]`: the random-schema tests on N schemas (default 500).
-//! - `bench [--no-peers | --no-runtime]`: the benchmarks of `bench/` and
-//!   the comparison with kopium (installed with cargo when missing), as
-//!   ratios written to `docs/benchmarks.md`; `--no-peers` leaves kopium
-//!   out, `--no-runtime` runs only the kopium comparison. A half not run
-//!   keeps its section of the file.
+//! - `bench [--no-runtime] [--no-peers] [--no-cold]`: the benchmarks of
+//!   `bench/`, the comparison with kopium (installed with cargo when
+//!   missing) and the cold builds against kopium's output and kube-derive,
+//!   as ratios written to `docs/benchmarks.md`; each flag leaves one part
+//!   out, and a part not run keeps its section of the file.
 
 mod bench;
+mod cold;
 mod fuzz;
 mod random;
 
@@ -147,7 +148,7 @@ fn main() -> Result<()> {
         ["bench", rest @ ..] => bench::run(rest),
         _ => bail!(
             "usage: cargo xtask <demo | gen [--check] | bless | fuzz-seeds | fuzz [--seconds N] [TARGET...] \
-             | random-schemas [--cases N] [--seed S] [--objects N] | bench [--no-peers | --no-runtime]>"
+             | random-schemas [--cases N] [--seed S] [--objects N] | bench [--no-runtime] [--no-peers] [--no-cold]>"
         ),
     }
 }
