@@ -14,12 +14,15 @@
 //!   heading and quote markers at the start of a line are escaped;
 //! - fenced blocks stay code but are marked `text` so they are never
 //!   compiled, and an unclosed fence is closed;
-//! - long lines are wrapped at spaces (Markdown joins them again);
+//! - a backslash before punctuation is doubled, so it is not an escape;
 //! - tabs become spaces (`tabs_in_doc_comments`); a paragraph with an odd
 //!   number of backticks has them escaped, so no code span runs wild.
-
-/// The width prose lines are wrapped at (the text after `/// `).
-const WIDTH: usize = 90;
+//!
+//! Lines are kept as the description breaks them, never wrapped: the derive
+//! reads the doc comment back as the text rustdoc shows
+//! (`crd_schema::schema::description_from_doc` undoes the escapes and
+//! autolinks), so wherever that gives the description again, the doc
+//! comment alone carries it and no `#[schema(description)]` is written.
 
 /// The lines of the doc comment for `description` (each will be written as
 /// `/// <line>`); empty when there is nothing to say.
@@ -78,34 +81,8 @@ fn flush(paragraph: &mut Vec<&str>, out: &mut Vec<String>) {
     let code_spans = ticks % 2 == 0;
     let mut in_code = false;
     for line in paragraph.drain(..) {
-        for piece in wrap(line) {
-            out.push(escape_line(piece, code_spans, &mut in_code));
-        }
+        out.push(escape_line(line, code_spans, &mut in_code));
     }
-}
-
-/// Splits a long line at spaces into pieces of at most [`WIDTH`]
-/// characters (a longer word stays whole). Each piece is escaped on its own,
-/// so a piece starting with `-` or `1.` does not become a list.
-fn wrap(line: &str) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let mut rest = line;
-    // `nth`, not `count`: a description may be megabytes on one line.
-    while rest.chars().nth(WIDTH).is_some() {
-        let limit = rest.char_indices().nth(WIDTH).map_or(rest.len(), |(i, _)| i);
-        let cut = rest[..limit].rfind(' ').or_else(|| rest[limit..].find(' ').map(|i| i + limit));
-        match cut {
-            Some(cut) if cut > 0 => {
-                pieces.push(rest[..cut].trim_end());
-                rest = rest[cut..].trim_start();
-            }
-            _ => break,
-        }
-    }
-    if !rest.is_empty() {
-        pieces.push(rest);
-    }
-    pieces
 }
 
 /// Escapes one line of prose; `in_code` carries an open code span across
@@ -158,6 +135,11 @@ fn escape_inline(text: &str, code_spans: bool, in_code: &mut bool, out: &mut Str
         if *in_code {
             out.push(c);
             i += c.len_utf8();
+            continue;
+        }
+        if c == '\\' && rest[1..].starts_with(|n: char| n.is_ascii_punctuation()) {
+            out.push_str("\\\\");
+            i += 1;
             continue;
         }
         let prev = text[..i].chars().next_back();
@@ -298,23 +280,10 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_wrapped_without_creating_lists() {
+    fn lines_are_never_wrapped_and_backslashes_stay_literal() {
         let long = format!("{}- not a list {} 1. nor this", "word ".repeat(18), "x".repeat(89));
-        let lines = doc_lines(&long);
-        assert!(lines.iter().all(|l| l.len() <= WIDTH + 2), "{lines:?}");
-        assert_eq!(lines[1], "\\- not a list");
-        assert_eq!(lines[3], "1\\. nor this");
-        assert_eq!(doc_lines(&"y".repeat(200)), ["y".repeat(200)]);
-    }
-
-    #[test]
-    fn a_megabyte_line_wraps_in_linear_time() {
-        // Counting the rest of the line for every piece made this quadratic:
-        // minutes for a 10 MB description.
-        let started = std::time::Instant::now();
-        let lines = doc_lines(&"word ".repeat(400_000));
-        assert_eq!(lines.len(), 2_000_000 / (WIDTH - WIDTH % 5) + 1);
-        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        assert_eq!(doc_lines(&long), std::slice::from_ref(&long));
+        assert_eq!(doc(r"a regex: ^\d+\.\d+$ or \[x"), r"a regex: ^\d+\\.\d+$ or \\\[x");
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 mod defaults;
 pub mod doc;
+mod paths;
 mod resource;
 mod schema_attrs;
 mod types;
@@ -202,8 +203,9 @@ fn crd_fn(crd_schema: &syn::Path, crd: &CrdSpace) -> TokenStream {
     }
 }
 
-/// A blank line after every block that closes an item, before the next
-/// item at the same depth (prettyplease leaves none).
+/// A blank line after every block that closes an item and after a `use`
+/// block, before the next item at the same depth (prettyplease leaves
+/// none).
 fn space_items(code: &str) -> String {
     let mut out = String::with_capacity(code.len() + code.len() / 20);
     let mut previous: Option<&str> = None;
@@ -212,7 +214,8 @@ fn space_items(code: &str) -> String {
             let indent = |l: &str| l.len() - l.trim_start().len();
             let closes = matches!(prev.trim(), "}" | "};");
             let opens = !line.trim().is_empty() && !line.trim_start().starts_with(['}', ')', ']']);
-            if closes && opens && indent(prev) == indent(line) {
+            let uses_end = prev.trim_start().starts_with("use ") && !line.trim_start().starts_with("use ");
+            if (closes || uses_end) && opens && indent(prev) == indent(line) {
                 out.push('\n');
             }
         }
@@ -229,10 +232,13 @@ fn version_module(ctx: &Ctx<'_>, crd: &CrdSpace, version: &VersionSpace) -> Toke
     // An inner doc, so that the link resolves inside the module.
     let doc = format!(" Version `{}` of `{}`: the resource is [`{kind}`].", version.version, crd.name);
     let types = ctx.space.types.iter().enumerate().map(|(i, _)| types::type_def(ctx, TypeId(i)));
+    let defined = ctx.space.types.iter().map(|t| t.name.as_str()).collect();
+    let k8s = ctx.k8s.to_string().replace(' ', "");
+    let body = paths::shorten(quote!(#(#types)*), &defined, &ctx.crd_schema_text, &k8s);
     quote! {
         pub mod #module {
             #![doc = #doc]
-            #(#types)*
+            #body
         }
     }
 }

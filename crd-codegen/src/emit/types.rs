@@ -351,7 +351,7 @@ mod tests {
         let spec = item(&code, "pub struct WidgetSpec {");
         assert!(!spec.contains("Default"), "{spec}");
         assert!(!code.contains("Default for WidgetSpec "), "{code}");
-        assert!(code.contains("impl ::std::default::Default for Widget {"), "{code}");
+        assert!(code.contains("impl Default for Widget {"), "{code}");
         // An optional enum without default is fine: `None`.
         let code = widget(
             r#"{"spec": {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red"]}}}}"#,
@@ -378,10 +378,10 @@ mod tests {
         let new = &new[..new.find("\n        }\n").unwrap_or(new.len())];
         let new: String = new.split_whitespace().collect();
         let inits = [
-            "Self{api_version:::std::string::String::from(<Selfas::k8s_openapi::Resource>::API_VERSION,),",
-            "kind:::std::string::String::from(<Selfas::k8s_openapi::Resource>::KIND,),",
-            "metadata:::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta{",
-            "},spec,operation:::std::default::Default::default(),phase:Self::default_phase(),}",
+            "Self{api_version:String::from(<SelfasResource>::API_VERSION),",
+            "kind:String::from(<SelfasResource>::KIND),",
+            "metadata:ObjectMeta{",
+            "},spec,operation:Default::default(),phase:Self::default_phase(),}",
         ];
         for init in inits {
             assert!(new.contains(init), "{init}: {new}");
@@ -400,7 +400,7 @@ mod tests {
         assert!(colour.contains("    Default,"), "{colour}");
         assert!(colour.contains("#[default]\n        #[serde(rename = \"green\")]\n        Green,"), "{colour}");
         // An unlisted default is held by the catch-all.
-        assert!(code.contains("Self::Unknown(::std::string::String::from(\"pale\"))"), "{code}");
+        assert!(code.contains("Self::Unknown(String::from(\"pale\"))"), "{code}");
         // The struct's `Default` is the schema's.
         assert!(code.contains("colour: Self::default_colour(),"), "{code}");
         assert!(
@@ -417,12 +417,9 @@ mod tests {
             "[]",
         );
         let code: String = code.split_whitespace().collect();
-        assert!(
-            code.contains("default_from_json::<::std::option::Option<WidgetSpecMode>,>(r#\"{\"kind\":\"fast\"}\"#)"),
-            "{code}"
-        );
+        assert!(code.contains("default_from_json::<Option<WidgetSpecMode>,>(r#\"{\"kind\":\"fast\"}\"#)"), "{code}");
         // The struct holding it has a `Default` all the same.
-        assert!(code.contains("impl::std::default::DefaultforWidgetSpec{"), "{code}");
+        assert!(code.contains("implDefaultforWidgetSpec{"), "{code}");
     }
 
     #[test]

@@ -2,19 +2,17 @@
 
 pub mod v1 {
     //! Version `v1` of `certificates.cert-manager.io`: the resource is [`Certificate`].
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use serde::{Deserialize, Deserializer, Serialize};
+    use std::collections::BTreeMap;
+
     /// A Certificate resource should be created to ensure an up to date and signed
     /// X.509 certificate is stored in the Kubernetes Secret resource named in `spec.secretName`.
     ///
-    /// The stored certificate will be renewed before it expires (as configured by
-    /// `spec.renewBefore`).
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    /// The stored certificate will be renewed before it expires (as configured by `spec.renewBefore`).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "cert-manager.io",
         version = "v1",
@@ -67,64 +65,42 @@ pub mod v1 {
         served = true,
         storage = true
     )]
-    #[schema(
-        description = "A Certificate resource should be created to ensure an up to date and signed\nX.509 certificate is stored in the Kubernetes Secret resource named in `spec.secretName`.\n\nThe stored certificate will be renewed before it expires (as configured by `spec.renewBefore`)."
-    )]
     pub struct Certificate {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
         /// may reject unrecognized values.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
-        #[schema(
-            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
-        )]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
         /// Cannot be updated.
         /// In CamelCase.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-        #[schema(
-            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
-        )]
-        pub kind: ::std::string::String,
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        pub kind: String,
         #[serde(default)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// Specification of the desired state of the Certificate resource.
         /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Specification of the desired state of the Certificate resource.\nhttps://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
-        )]
-        pub spec: ::std::option::Option<CertificateSpec>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub spec: Option<CertificateSpec>,
         /// Status of the Certificate.
         /// This is set and managed automatically.
         /// Read-only.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Status of the Certificate.\nThis is set and managed automatically.\nRead-only.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
-        )]
-        pub status: ::std::option::Option<CertificateStatus>,
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub status: Option<CertificateStatus>,
     }
 
     const _: () = {
-        impl ::std::default::Default for Certificate {
+        impl Default for Certificate {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
-                    status: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    spec: Default::default(),
+                    status: Default::default(),
                 }
             }
         }
@@ -137,9 +113,9 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpec {
         /// Defines extra output formats of the private key and signed certificate chain
@@ -147,7 +123,7 @@ pub mod v1 {
         #[serde(
             rename = "additionalOutputFormats",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(
             list_type = "atomic",
@@ -155,8 +131,8 @@ pub mod v1 {
                 description = "CertificateAdditionalOutputFormat defines an additional output format of a\nCertificate resource. These contain supplementary data formats of the signed\ncertificate chain and paired private key."
             )
         )]
-        pub additional_output_formats: ::std::option::Option<
-            ::std::vec::Vec<CertificateSpecAdditionalOutputFormats>,
+        pub additional_output_formats: Option<
+            Vec<CertificateSpecAdditionalOutputFormats>,
         >,
         /// Requested common name X509 certificate subject attribute.
         /// More info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6>
@@ -165,46 +141,29 @@ pub mod v1 {
         ///
         /// Should have a length of 64 characters or fewer to avoid generating invalid CSRs.
         /// Cannot be set if the `literalSubject` field is set.
-        #[serde(
-            rename = "commonName",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "Requested common name X509 certificate subject attribute.\nMore info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6\nNOTE: TLS clients will ignore this value when any subject alternative name is\nset (see https://tools.ietf.org/html/rfc6125#section-6.4.4).\n\nShould have a length of 64 characters or fewer to avoid generating invalid CSRs.\nCannot be set if the `literalSubject` field is set."
-        )]
-        pub common_name: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
+        pub common_name: Option<String>,
         /// Requested DNS subject alternative names.
-        #[serde(
-            rename = "dnsNames",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "dnsNames", default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub dns_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub dns_names: Option<Vec<String>>,
         /// Requested 'duration' (i.e. lifetime) of the Certificate. Note that the
         /// issuer may choose to ignore the requested duration, just like any other
         /// requested attribute.
         ///
         /// If unset, this defaults to 90 days.
         /// Minimum accepted duration is 1 hour.
-        /// Value must be in units accepted by Go time.ParseDuration
-        /// <https://golang.org/pkg/time/#ParseDuration>.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Requested 'duration' (i.e. lifetime) of the Certificate. Note that the\nissuer may choose to ignore the requested duration, just like any other\nrequested attribute.\n\nIf unset, this defaults to 90 days.\nMinimum accepted duration is 1 hour.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration."
-        )]
-        pub duration: ::std::option::Option<::std::string::String>,
+        /// Value must be in units accepted by Go time.ParseDuration <https://golang.org/pkg/time/#ParseDuration>.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub duration: Option<String>,
         /// Requested email subject alternative names.
         #[serde(
             rename = "emailAddresses",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub email_addresses: ::std::option::Option<
-            ::std::vec::Vec<::std::string::String>,
-        >,
+        pub email_addresses: Option<Vec<String>>,
         /// Whether the KeyUsage and ExtKeyUsage extensions should be set in the encoded CSR.
         ///
         /// This option defaults to true, and should only be disabled if the target
@@ -212,17 +171,17 @@ pub mod v1 {
         #[serde(
             rename = "encodeUsagesInRequest",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub encode_usages_in_request: ::std::option::Option<bool>,
+        pub encode_usages_in_request: Option<bool>,
         /// Requested IP address subject alternative names.
         #[serde(
             rename = "ipAddresses",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub ip_addresses: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub ip_addresses: Option<Vec<String>>,
         /// Requested basic constraints isCA value.
         /// The isCA value is used to set the `isCA` field on the created CertificateRequest
         /// resources. Note that the issuer may choose to ignore the requested isCA value, just
@@ -230,12 +189,8 @@ pub mod v1 {
         ///
         /// If true, this will automatically add the `cert sign` usage to the list
         /// of requested `usages`.
-        #[serde(
-            rename = "isCA",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub is_ca: ::std::option::Option<bool>,
+        #[serde(rename = "isCA", default, skip_serializing_if = "Option::is_none")]
+        pub is_ca: Option<bool>,
         /// Reference to the issuer responsible for issuing the certificate.
         /// If the issuer is namespace-scoped, it must be in the same namespace
         /// as the Certificate. If the issuer is cluster-scoped, it can be used
@@ -245,8 +200,8 @@ pub mod v1 {
         #[serde(rename = "issuerRef")]
         pub issuer_ref: CertificateSpecIssuerRef,
         /// Additional keystore output formats to be stored in the Certificate's Secret.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub keystores: ::std::option::Option<CertificateSpecKeystores>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub keystores: Option<CertificateSpecKeystores>,
         /// Requested X.509 certificate subject, represented using the LDAP "String
         /// Representation of a Distinguished Name" \[1\].
         /// Important: the LDAP string format also specifies the order of the attributes
@@ -260,12 +215,9 @@ pub mod v1 {
         #[serde(
             rename = "literalSubject",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "Requested X.509 certificate subject, represented using the LDAP \"String\nRepresentation of a Distinguished Name\" [1].\nImportant: the LDAP string format also specifies the order of the attributes\nin the subject, this is important when issuing certs for LDAP authentication.\nExample: `CN=foo,DC=corp,DC=example,DC=com`\nMore info [1]: https://datatracker.ietf.org/doc/html/rfc4514\nMore info: https://github.com/cert-manager/cert-manager/issues/3203\nMore info: https://github.com/cert-manager/cert-manager/issues/4424\n\nCannot be set if the `subject` or `commonName` field is set."
-        )]
-        pub literal_subject: ::std::option::Option<::std::string::String>,
+        pub literal_subject: Option<String>,
         /// x.509 certificate NameConstraint extension which MUST NOT be used in a non-CA certificate.
         /// More Info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.10>
         ///
@@ -275,39 +227,20 @@ pub mod v1 {
         #[serde(
             rename = "nameConstraints",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "x.509 certificate NameConstraint extension which MUST NOT be used in a non-CA certificate.\nMore Info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.10\n\nThis is an Alpha Feature and is only enabled with the\n`--feature-gates=NameConstraints=true` option set on both\nthe controller and webhook components."
-        )]
-        pub name_constraints: ::std::option::Option<CertificateSpecNameConstraints>,
-        /// `otherNames` is an escape hatch for SAN that allows any type. We currently restrict the
-        /// support to string like otherNames, cf RFC 5280 p 37
-        /// Any UTF8 String valued otherName can be passed with by setting the keys oid: x.x.x.x and
-        /// UTF8Value: somevalue for `otherName`.
+        pub name_constraints: Option<CertificateSpecNameConstraints>,
+        /// `otherNames` is an escape hatch for SAN that allows any type. We currently restrict the support to string like otherNames, cf RFC 5280 p 37
+        /// Any UTF8 String valued otherName can be passed with by setting the keys oid: x.x.x.x and UTF8Value: somevalue for `otherName`.
         /// Most commonly this would be UPN set with oid: 1.3.6.1.4.1.311.20.2.3
-        /// You should ensure that any OID passed is valid for the UTF8String type as we do not
-        /// explicitly validate this.
-        #[serde(
-            rename = "otherNames",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "`otherNames` is an escape hatch for SAN that allows any type. We currently restrict the support to string like otherNames, cf RFC 5280 p 37\nAny UTF8 String valued otherName can be passed with by setting the keys oid: x.x.x.x and UTF8Value: somevalue for `otherName`.\nMost commonly this would be UPN set with oid: 1.3.6.1.4.1.311.20.2.3\nYou should ensure that any OID passed is valid for the UTF8String type as we do not explicitly validate this.",
-            list_type = "atomic"
-        )]
-        pub other_names: ::std::option::Option<
-            ::std::vec::Vec<CertificateSpecOtherNames>,
-        >,
+        /// You should ensure that any OID passed is valid for the UTF8String type as we do not explicitly validate this.
+        #[serde(rename = "otherNames", default, skip_serializing_if = "Option::is_none")]
+        #[schema(list_type = "atomic")]
+        pub other_names: Option<Vec<CertificateSpecOtherNames>>,
         /// Private key options. These include the key algorithm and size, the used
         /// encoding and the rotation policy.
-        #[serde(
-            rename = "privateKey",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub private_key: ::std::option::Option<CertificateSpecPrivateKey>,
+        #[serde(rename = "privateKey", default, skip_serializing_if = "Option::is_none")]
+        pub private_key: Option<CertificateSpecPrivateKey>,
         /// How long before the currently issued certificate's expiry cert-manager should
         /// renew the certificate. For example, if a certificate is valid for 60 minutes,
         /// and `renewBefore=10m`, cert-manager will begin to attempt to renew the certificate
@@ -320,18 +253,14 @@ pub mod v1 {
         ///
         /// If unset, this defaults to 1/3 of the issued certificate's lifetime.
         /// Minimum accepted value is 5 minutes.
-        /// Value must be in units accepted by Go time.ParseDuration
-        /// <https://golang.org/pkg/time/#ParseDuration>.
+        /// Value must be in units accepted by Go time.ParseDuration <https://golang.org/pkg/time/#ParseDuration>.
         /// Cannot be set if the `renewBeforePercentage` field is set.
         #[serde(
             rename = "renewBefore",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "How long before the currently issued certificate's expiry cert-manager should\nrenew the certificate. For example, if a certificate is valid for 60 minutes,\nand `renewBefore=10m`, cert-manager will begin to attempt to renew the certificate\n50 minutes after it was issued (i.e. when there are 10 minutes remaining until\nthe certificate is no longer valid).\n\nNOTE: The actual lifetime of the issued certificate is used to determine the\nrenewal time. If an issuer returns a certificate with a different lifetime than\nthe one requested, cert-manager will use the lifetime of the issued certificate.\n\nIf unset, this defaults to 1/3 of the issued certificate's lifetime.\nMinimum accepted value is 5 minutes.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration.\nCannot be set if the `renewBeforePercentage` field is set."
-        )]
-        pub renew_before: ::std::option::Option<::std::string::String>,
+        pub renew_before: Option<String>,
         /// `renewBeforePercentage` is like `renewBefore`, except it is a relative percentage
         /// rather than an absolute duration. For example, if a certificate is valid for 60
         /// minutes, and  `renewBeforePercentage=25`, cert-manager will begin to attempt to
@@ -349,17 +278,13 @@ pub mod v1 {
         #[serde(
             rename = "renewBeforePercentage",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub renew_before_percentage: ::std::option::Option<i32>,
-        /// `renewal` allows configuration of how your certificate is renewed. If the policy
-        /// mentioned is
+        pub renew_before_percentage: Option<i32>,
+        /// `renewal` allows configuration of how your certificate is renewed. If the policy mentioned is
         /// `RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "`renewal` allows configuration of how your certificate is renewed. If the policy mentioned is\n`RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`."
-        )]
-        pub renewal: ::std::option::Option<CertificateSpecRenewal>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub renewal: Option<CertificateSpecRenewal>,
         /// The maximum number of CertificateRequest revisions that are maintained in
         /// the Certificate's history. Each revision represents a single `CertificateRequest`
         /// created by this Certificate, either when it was created, renewed, or Spec
@@ -371,15 +296,15 @@ pub mod v1 {
         #[serde(
             rename = "revisionHistoryLimit",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub revision_history_limit: ::std::option::Option<i32>,
+        pub revision_history_limit: Option<i32>,
         /// Name of the Secret resource that will be automatically created and
         /// managed by this Certificate resource. It will be populated with a
         /// private key and certificate, signed by the denoted issuer. The Secret
         /// resource lives in the same namespace as the Certificate resource.
         #[serde(rename = "secretName")]
-        pub secret_name: ::std::string::String,
+        pub secret_name: String,
         /// Defines annotations and labels to be copied to the Certificate's Secret.
         /// Labels and annotations on the Secret will be changed as they appear on the
         /// SecretTemplate when added or removed. SecretTemplate annotations are added
@@ -388,9 +313,9 @@ pub mod v1 {
         #[serde(
             rename = "secretTemplate",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub secret_template: ::std::option::Option<CertificateSpecSecretTemplate>,
+        pub secret_template: Option<CertificateSpecSecretTemplate>,
         /// Signature algorithm to use.
         /// Allowed values for RSA keys: SHA256WithRSA, SHA384WithRSA, SHA512WithRSA.
         /// Allowed values for ECDSA keys: ECDSAWithSHA256, ECDSAWithSHA384, ECDSAWithSHA512.
@@ -398,52 +323,40 @@ pub mod v1 {
         #[serde(
             rename = "signatureAlgorithm",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub signature_algorithm: ::std::option::Option<
-            CertificateSpecSignatureAlgorithm,
-        >,
+        pub signature_algorithm: Option<CertificateSpecSignatureAlgorithm>,
         /// Requested set of X509 certificate subject attributes.
         /// More info: <https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6>
         ///
         /// The common name attribute is specified separately in the `commonName` field.
         /// Cannot be set if the `literalSubject` field is set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Requested set of X509 certificate subject attributes.\nMore info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6\n\nThe common name attribute is specified separately in the `commonName` field.\nCannot be set if the `literalSubject` field is set."
-        )]
-        pub subject: ::std::option::Option<CertificateSpecSubject>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub subject: Option<CertificateSpecSubject>,
         /// Requested URI subject alternative names.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub uris: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub uris: Option<Vec<String>>,
         /// Requested key usages and extended key usages.
         /// These usages are used to set the `usages` field on the created CertificateRequest
         /// resources. If `encodeUsagesInRequest` is unset or set to `true`, the usages
         /// will additionally be encoded in the `request` field which contains the CSR blob.
         ///
         /// If unset, defaults to `digital signature` and `key encipherment`.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "KeyUsage specifies valid usage contexts for keys.\nSee:\nhttps://tools.ietf.org/html/rfc5280#section-4.2.1.3\nhttps://tools.ietf.org/html/rfc5280#section-4.2.1.12\n\nValid KeyUsage values are as follows:\n\"signing\",\n\"digital signature\",\n\"content commitment\",\n\"key encipherment\",\n\"key agreement\",\n\"data encipherment\",\n\"cert sign\",\n\"crl sign\",\n\"encipher only\",\n\"decipher only\",\n\"any\",\n\"server auth\",\n\"client auth\",\n\"code signing\",\n\"email protection\",\n\"s/mime\",\n\"ipsec end system\",\n\"ipsec tunnel\",\n\"ipsec user\",\n\"timestamping\",\n\"ocsp signing\",\n\"microsoft sgc\",\n\"netscape sgc\""
             )
         )]
-        pub usages: ::std::option::Option<::std::vec::Vec<CertificateSpecUsages>>,
+        pub usages: Option<Vec<CertificateSpecUsages>>,
     }
 
     /// CertificateAdditionalOutputFormat defines an additional output format of a
     /// Certificate resource. These contain supplementary data formats of the signed
     /// certificate chain and paired private key.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CertificateSpecAdditionalOutputFormats {
         /// Type is the name of the format type that should be written to the
         /// Certificate's target Secret.
@@ -460,8 +373,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecAdditionalOutputFormatsType {
         #[serde(rename = "DER")]
@@ -470,22 +383,21 @@ pub mod v1 {
         CombinedPem,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de>
-        for CertificateSpecAdditionalOutputFormatsType {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecAdditionalOutputFormatsType {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "DER" => Self::Der,
                         "CombinedPEM" => Self::CombinedPem,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -503,21 +415,21 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecIssuerRef {
         /// Group of the issuer being referred to.
         /// Defaults to 'cert-manager.io'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub group: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub group: Option<String>,
         /// Kind of the issuer being referred to.
         /// Defaults to 'Issuer'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub kind: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kind: Option<String>,
         /// Name of the issuer being referred to.
-        pub name: ::std::string::String,
+        pub name: String,
     }
 
     /// Additional keystore output formats to be stored in the Certificate's Secret.
@@ -526,19 +438,19 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecKeystores {
         /// JKS configures options for storing a JKS keystore in the
         /// `spec.secretName` Secret resource.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub jks: ::std::option::Option<CertificateSpecKeystoresJks>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub jks: Option<CertificateSpecKeystoresJks>,
         /// PKCS12 configures options for storing a PKCS12 keystore in the
         /// `spec.secretName` Secret resource.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub pkcs12: ::std::option::Option<CertificateSpecKeystoresPkcs12>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pkcs12: Option<CertificateSpecKeystoresPkcs12>,
     }
 
     /// JKS configures options for storing a JKS keystore in the
@@ -548,15 +460,15 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecKeystoresJks {
         /// Alias specifies the alias of the key in the keystore, required by the JKS format.
         /// If not provided, the default alias `certificate` will be used.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub alias: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub alias: Option<String>,
         /// Create enables JKS keystore creation for the Certificate.
         /// If true, a file named `keystore.jks` will be created in the target
         /// Secret resource, encrypted using the password stored in
@@ -570,8 +482,8 @@ pub mod v1 {
         /// Password provides a literal password used to encrypt the JKS keystore.
         /// Mutually exclusive with passwordSecretRef.
         /// One of password or passwordSecretRef must provide a password with a non-zero length.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub password: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub password: Option<String>,
         /// PasswordSecretRef is a reference to a non-empty key in a Secret resource
         /// containing the password used to encrypt the JKS keystore.
         /// Mutually exclusive with password.
@@ -579,11 +491,9 @@ pub mod v1 {
         #[serde(
             rename = "passwordSecretRef",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub password_secret_ref: ::std::option::Option<
-            CertificateSpecKeystoresJksPasswordSecretRef,
-        >,
+        pub password_secret_ref: Option<CertificateSpecKeystoresJksPasswordSecretRef>,
     }
 
     /// PasswordSecretRef is a reference to a non-empty key in a Secret resource
@@ -595,22 +505,19 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecKeystoresJksPasswordSecretRef {
         /// The key of the entry in the Secret resource's `data` field to be used.
         /// Some instances of this field may be defaulted, in others it may be
         /// required.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub key: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub key: Option<String>,
         /// Name of the resource being referred to.
         /// More info: <https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names>
-        #[schema(
-            description = "Name of the resource being referred to.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"
-        )]
-        pub name: ::std::string::String,
+        pub name: String,
     }
 
     /// PKCS12 configures options for storing a PKCS12 keystore in the
@@ -620,9 +527,9 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecKeystoresPkcs12 {
         /// Create enables PKCS12 keystore creation for the Certificate.
@@ -638,8 +545,8 @@ pub mod v1 {
         /// Password provides a literal password used to encrypt the PKCS#12 keystore.
         /// Mutually exclusive with passwordSecretRef.
         /// One of password or passwordSecretRef must provide a password with a non-zero length.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub password: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub password: Option<String>,
         /// PasswordSecretRef is a reference to a non-empty key in a Secret resource
         /// containing the password used to encrypt the PKCS#12 keystore.
         /// Mutually exclusive with password.
@@ -647,59 +554,40 @@ pub mod v1 {
         #[serde(
             rename = "passwordSecretRef",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub password_secret_ref: ::std::option::Option<
-            CertificateSpecKeystoresJksPasswordSecretRef,
-        >,
+        pub password_secret_ref: Option<CertificateSpecKeystoresJksPasswordSecretRef>,
         /// Profile specifies the key and certificate encryption algorithms and the HMAC algorithm
-        /// used to create the PKCS12 keystore. Default value is `LegacyRC2` for backward
-        /// compatibility.
+        /// used to create the PKCS12 keystore. Default value is `LegacyRC2` for backward compatibility.
         ///
         /// If provided, allowed values are:
         /// `LegacyRC2`: Deprecated. Not supported by default in OpenSSL 3 or Java 20.
         /// `LegacyDES`: Less secure algorithm. Use this option for maximal compatibility.
-        /// `Modern2023`: Secure algorithm. Use this option in case you have to always use secure
-        /// algorithms
-        /// (e.g., because of company policy). Please note that the security of the algorithm is not
-        /// that important
-        /// in reality, because the unencrypted certificate and private key are also stored in the
-        /// Secret.
-        /// `Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of
-        /// 2026\.
-        /// Private keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and
-        /// AES-256-CBC.
+        /// `Modern2023`: Secure algorithm. Use this option in case you have to always use secure algorithms
+        /// (e.g., because of company policy). Please note that the security of the algorithm is not that important
+        /// in reality, because the unencrypted certificate and private key are also stored in the Secret.
+        /// `Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of 2026.
+        /// Private keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC.
         /// The MAC algorithm is PBMAC1 with PBKDF2-HMAC-SHA-256 and HMAC-SHA256.
-        /// Files produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and
-        /// higher,
+        /// Files produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and higher,
         /// or with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Profile specifies the key and certificate encryption algorithms and the HMAC algorithm\nused to create the PKCS12 keystore. Default value is `LegacyRC2` for backward compatibility.\n\nIf provided, allowed values are:\n`LegacyRC2`: Deprecated. Not supported by default in OpenSSL 3 or Java 20.\n`LegacyDES`: Less secure algorithm. Use this option for maximal compatibility.\n`Modern2023`: Secure algorithm. Use this option in case you have to always use secure algorithms\n(e.g., because of company policy). Please note that the security of the algorithm is not that important\nin reality, because the unencrypted certificate and private key are also stored in the Secret.\n`Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of 2026.\nPrivate keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC.\nThe MAC algorithm is PBMAC1 with PBKDF2-HMAC-SHA-256 and HMAC-SHA256.\nFiles produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and higher,\nor with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements."
-        )]
-        pub profile: ::std::option::Option<CertificateSpecKeystoresPkcs12Profile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub profile: Option<CertificateSpecKeystoresPkcs12Profile>,
     }
 
     /// Profile specifies the key and certificate encryption algorithms and the HMAC algorithm
-    /// used to create the PKCS12 keystore. Default value is `LegacyRC2` for backward
-    /// compatibility.
+    /// used to create the PKCS12 keystore. Default value is `LegacyRC2` for backward compatibility.
     ///
     /// If provided, allowed values are:
     /// `LegacyRC2`: Deprecated. Not supported by default in OpenSSL 3 or Java 20.
     /// `LegacyDES`: Less secure algorithm. Use this option for maximal compatibility.
-    /// `Modern2023`: Secure algorithm. Use this option in case you have to always use secure
-    /// algorithms
-    /// (e.g., because of company policy). Please note that the security of the algorithm is not
-    /// that important
-    /// in reality, because the unencrypted certificate and private key are also stored in the
-    /// Secret.
-    /// `Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of
-    /// 2026\.
-    /// Private keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and
-    /// AES-256-CBC.
+    /// `Modern2023`: Secure algorithm. Use this option in case you have to always use secure algorithms
+    /// (e.g., because of company policy). Please note that the security of the algorithm is not that important
+    /// in reality, because the unencrypted certificate and private key are also stored in the Secret.
+    /// `Modern2026`: Encodes PKCS#12 files using algorithms that are considered modern as of 2026.
+    /// Private keys and certificates are encrypted using PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC.
     /// The MAC algorithm is PBMAC1 with PBKDF2-HMAC-SHA-256 and HMAC-SHA256.
-    /// Files produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and
-    /// higher,
+    /// Files produced with this profile can be read by OpenSSL 3.4.0 and higher, Java 26 and higher,
     /// or with Java using compatible versions of Bouncy Castle. Meets FIPS 140-3 requirements.
     #[derive(
         Clone,
@@ -709,8 +597,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecKeystoresPkcs12Profile {
         #[serde(rename = "LegacyRC2")]
@@ -721,14 +609,14 @@ pub mod v1 {
         Modern2026,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecKeystoresPkcs12Profile {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecKeystoresPkcs12Profile {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -737,7 +625,7 @@ pub mod v1 {
                         "LegacyDES" => Self::LegacyDes,
                         "Modern2023" => Self::Modern2023,
                         "Modern2026" => Self::Modern2026,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -755,22 +643,22 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecNameConstraints {
         /// if true then the name constraints are marked critical.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub critical: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub critical: Option<bool>,
         /// Excluded contains the constraints which must be disallowed. Any name matching a
         /// restriction in the excluded field is invalid regardless
         /// of information appearing in the permitted
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub excluded: ::std::option::Option<CertificateSpecNameConstraintsExcluded>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub excluded: Option<CertificateSpecNameConstraintsExcluded>,
         /// Permitted contains the constraints in which the names must be located.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub permitted: ::std::option::Option<CertificateSpecNameConstraintsExcluded>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub permitted: Option<CertificateSpecNameConstraintsExcluded>,
     }
 
     /// Excluded contains the constraints which must be disallowed. Any name matching a
@@ -781,46 +669,32 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecNameConstraintsExcluded {
         /// DNSDomains is a list of DNS domains that are permitted or excluded.
-        #[serde(
-            rename = "dnsDomains",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "dnsDomains", default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub dns_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub dns_domains: Option<Vec<String>>,
         /// EmailAddresses is a list of Email Addresses that are permitted or excluded.
         #[serde(
             rename = "emailAddresses",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub email_addresses: ::std::option::Option<
-            ::std::vec::Vec<::std::string::String>,
-        >,
+        pub email_addresses: Option<Vec<String>>,
         /// IPRanges is a list of IP Ranges that are permitted or excluded.
         /// This should be a valid CIDR notation.
-        #[serde(
-            rename = "ipRanges",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "ipRanges", default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub ip_ranges: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub ip_ranges: Option<Vec<String>>,
         /// URIDomains is a list of URI domains that are permitted or excluded.
-        #[serde(
-            rename = "uriDomains",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "uriDomains", default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub uri_domains: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub uri_domains: Option<Vec<String>>,
     }
 
     #[derive(
@@ -828,24 +702,20 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecOtherNames {
         /// OID is the object identifier for the otherName SAN.
         /// The object identifier must be expressed as a dotted string, for
         /// example, "1.2.840.113556.1.4.221".
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub oid: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub oid: Option<String>,
         /// utf8Value is the string value of the otherName SAN.
         /// The utf8Value accepts any valid UTF8 string to set as value for the otherName SAN.
-        #[serde(
-            rename = "utf8Value",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub utf8_value: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "utf8Value", default, skip_serializing_if = "Option::is_none")]
+        pub utf8_value: Option<String>,
     }
 
     /// Private key options. These include the key algorithm and size, the used
@@ -855,9 +725,9 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecPrivateKey {
         /// Algorithm is the private key algorithm of the corresponding private key
@@ -868,16 +738,16 @@ pub mod v1 {
         /// key size of 2048 will be used for `RSA` key algorithm and
         /// key size of 256 will be used for `ECDSA` key algorithm.
         /// key size is ignored when using the `Ed25519` key algorithm.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub algorithm: ::std::option::Option<CertificateSpecPrivateKeyAlgorithm>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub algorithm: Option<CertificateSpecPrivateKeyAlgorithm>,
         /// The private key cryptography standards (PKCS) encoding for this
         /// certificate's private key to be encoded in.
         ///
         /// If provided, allowed values are `PKCS1` and `PKCS8` standing for PKCS#1
         /// and PKCS#8, respectively.
         /// Defaults to `PKCS1` if not specified.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub encoding: ::std::option::Option<CertificateSpecPrivateKeyEncoding>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub encoding: Option<CertificateSpecPrivateKeyEncoding>,
         /// RotationPolicy controls how private keys should be regenerated when a
         /// re-issuance is being processed.
         ///
@@ -892,11 +762,9 @@ pub mod v1 {
         #[serde(
             rename = "rotationPolicy",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub rotation_policy: ::std::option::Option<
-            CertificateSpecPrivateKeyRotationPolicy,
-        >,
+        pub rotation_policy: Option<CertificateSpecPrivateKeyRotationPolicy>,
         /// Size is the key bit size of the corresponding private key for this certificate.
         ///
         /// If `algorithm` is set to `RSA`, valid values are `2048`, `4096` or `8192`,
@@ -905,8 +773,8 @@ pub mod v1 {
         /// and will default to `256` if not specified.
         /// If `algorithm` is set to `Ed25519`, Size is ignored.
         /// No other values are allowed.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub size: ::std::option::Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size: Option<i64>,
     }
 
     /// Algorithm is the private key algorithm of the corresponding private key
@@ -925,8 +793,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyAlgorithm {
         #[serde(rename = "RSA")]
@@ -936,14 +804,14 @@ pub mod v1 {
         Ed25519,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyAlgorithm {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecPrivateKeyAlgorithm {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -951,7 +819,7 @@ pub mod v1 {
                         "RSA" => Self::Rsa,
                         "ECDSA" => Self::Ecdsa,
                         "Ed25519" => Self::Ed25519,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -972,8 +840,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyEncoding {
         #[serde(rename = "PKCS1")]
@@ -982,21 +850,21 @@ pub mod v1 {
         Pkcs8,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyEncoding {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecPrivateKeyEncoding {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "PKCS1" => Self::Pkcs1,
                         "PKCS8" => Self::Pkcs8,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -1022,62 +890,59 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecPrivateKeyRotationPolicy {
         Never,
         Always,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecPrivateKeyRotationPolicy {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecPrivateKeyRotationPolicy {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "Never" => Self::Never,
                         "Always" => Self::Always,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
         }
     };
 
-    /// `renewal` allows configuration of how your certificate is renewed. If the policy
-    /// mentioned is
+    /// `renewal` allows configuration of how your certificate is renewed. If the policy mentioned is
     /// `RenewBefore` then the controller respects `renewBefore` and `renewBeforePercentage`.
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecRenewal {
         /// `policy` must be one of `Disabled`, `RenewBefore`.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub policy: ::std::option::Option<CertificateSpecRenewalPolicy>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub policy: Option<CertificateSpecRenewalPolicy>,
         /// `windows` mentions the behavior of when the renewal must happen.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "CertificateRenewalWindows is the definition for renewal windows"
             )
         )]
-        pub windows: ::std::option::Option<
-            ::std::vec::Vec<CertificateSpecRenewalWindows>,
-        >,
+        pub windows: Option<Vec<CertificateSpecRenewalWindows>>,
     }
 
     /// `policy` must be one of `Disabled`, `RenewBefore`.
@@ -1089,29 +954,29 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecRenewalPolicy {
         RenewBefore,
         Disabled,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecRenewalPolicy {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecRenewalPolicy {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "RenewBefore" => Self::RenewBefore,
                         "Disabled" => Self::Disabled,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -1124,13 +989,12 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecRenewalWindows {
-        /// `cron` is a cron compliant string to allow when the renewal should be allowed. Format is
-        /// as shown below:
+        /// `cron` is a cron compliant string to allow when the renewal should be allowed. Format is as shown below:
         /// \* * * * *
         /// \| | | | |
         /// \| | | | day of the week (0–6) (Sunday to Saturday;
@@ -1138,25 +1002,18 @@ pub mod v1 {
         /// \| | day of the month (1–31)
         /// \| hour (0–23)
         /// minute (0–59)
-        #[schema(
-            description = "`cron` is a cron compliant string to allow when the renewal should be allowed. Format is as shown below:\n* * * * *\n| | | | |\n| | | | day of the week (0–6) (Sunday to Saturday;\n| | | month (1–12)             7 is also Sunday on some systems)\n| | day of the month (1–31)\n| hour (0–23)\nminute (0–59)",
-            min_length = 1
-        )]
-        pub cron: ::std::string::String,
+        #[schema(min_length = 1)]
+        pub cron: String,
         /// `timezone` is IANA compliant timezone. For example America/Denver.
         /// If this field is not set, timezone is treated as UTC.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(min_length = 1)]
-        pub timezone: ::std::option::Option<::std::string::String>,
+        pub timezone: Option<String>,
         /// `windowDuration` is how long the cron definition is active for.
-        /// Value must be in units accepted by Go time.ParseDuration
-        /// <https://golang.org/pkg/time/#ParseDuration>.
+        /// Value must be in units accepted by Go time.ParseDuration <https://golang.org/pkg/time/#ParseDuration>.
         #[serde(rename = "windowDuration")]
-        #[schema(
-            description = "`windowDuration` is how long the cron definition is active for.\nValue must be in units accepted by Go time.ParseDuration https://golang.org/pkg/time/#ParseDuration.",
-            pattern = "^([0-9]+(\\.[0-9]+)?(s|m|h))+$"
-        )]
-        pub window_duration: ::std::string::String,
+        #[schema(pattern = "^([0-9]+(\\.[0-9]+)?(s|m|h))+$")]
+        pub window_duration: String,
     }
 
     /// Defines annotations and labels to be copied to the Certificate's Secret.
@@ -1169,29 +1026,25 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecSecretTemplate {
         /// Annotations is a key value map to be copied to the target Kubernetes Secret.
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub annotations: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub annotations: Option<BTreeMap<String, String>>,
         /// Labels is a key value map to be copied to the target Kubernetes Secret.
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub labels: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub labels: Option<BTreeMap<String, String>>,
     }
 
     /// Signature algorithm to use.
@@ -1206,8 +1059,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecSignatureAlgorithm {
         #[serde(rename = "SHA256WithRSA")]
@@ -1225,14 +1078,14 @@ pub mod v1 {
         PureEd25519,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecSignatureAlgorithm {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecSignatureAlgorithm {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -1244,7 +1097,7 @@ pub mod v1 {
                         "ECDSAWithSHA384" => Self::EcdsaWithSha384,
                         "ECDSAWithSHA512" => Self::EcdsaWithSha512,
                         "PureEd25519" => Self::PureEd25519,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -1261,62 +1114,58 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateSpecSubject {
         /// Countries to be used on the Certificate.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub countries: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub countries: Option<Vec<String>>,
         /// Cities to be used on the Certificate.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub localities: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub localities: Option<Vec<String>>,
         /// Organizational Units to be used on the Certificate.
         #[serde(
             rename = "organizationalUnits",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub organizational_units: ::std::option::Option<
-            ::std::vec::Vec<::std::string::String>,
-        >,
+        pub organizational_units: Option<Vec<String>>,
         /// Organizations to be used on the Certificate.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub organizations: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub organizations: Option<Vec<String>>,
         /// Postal codes to be used on the Certificate.
         #[serde(
             rename = "postalCodes",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub postal_codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub postal_codes: Option<Vec<String>>,
         /// State/Provinces to be used on the Certificate.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub provinces: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub provinces: Option<Vec<String>>,
         /// Serial number to be used on the Certificate.
         #[serde(
             rename = "serialNumber",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub serial_number: ::std::option::Option<::std::string::String>,
+        pub serial_number: Option<String>,
         /// Street addresses to be used on the Certificate.
         #[serde(
             rename = "streetAddresses",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(list_type = "atomic")]
-        pub street_addresses: ::std::option::Option<
-            ::std::vec::Vec<::std::string::String>,
-        >,
+        pub street_addresses: Option<Vec<String>>,
     }
 
     /// KeyUsage specifies valid usage contexts for keys.
@@ -1356,8 +1205,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateSpecUsages {
         #[serde(rename = "signing")]
@@ -1408,14 +1257,14 @@ pub mod v1 {
         NetscapeSgc,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateSpecUsages {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateSpecUsages {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -1443,7 +1292,7 @@ pub mod v1 {
                         "ocsp signing" => Self::OcspSigning,
                         "microsoft sgc" => Self::MicrosoftSgc,
                         "netscape sgc" => Self::NetscapeSgc,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -1453,24 +1302,23 @@ pub mod v1 {
     /// Status of the Certificate.
     /// This is set and managed automatically.
     /// Read-only.
-    /// More info:
-    /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
+    /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status>
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateStatus {
         /// ACME stores information that is fetched from the ACME CA server.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub acme: ::std::option::Option<CertificateStatusAcme>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub acme: Option<CertificateStatusAcme>,
         /// List of status conditions to indicate the status of certificates.
         /// Known condition types are `Ready` and `Issuing`.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_map_keys = ["type"],
             list_type = "map",
@@ -1478,9 +1326,7 @@ pub mod v1 {
                 description = "CertificateCondition contains condition information for a Certificate."
             )
         )]
-        pub conditions: ::std::option::Option<
-            ::std::vec::Vec<CertificateStatusConditions>,
-        >,
+        pub conditions: Option<Vec<CertificateStatusConditions>>,
         /// The number of continuous failed issuance attempts up till now. This
         /// field gets removed (if set) on a successful issuance and gets set to
         /// 1 if unset and an issuance has failed. If an issuance has failed, the
@@ -1489,9 +1335,9 @@ pub mod v1 {
         #[serde(
             rename = "failedIssuanceAttempts",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub failed_issuance_attempts: ::std::option::Option<i64>,
+        pub failed_issuance_attempts: Option<i64>,
         /// LastFailureTime is set only if the latest issuance for this
         /// Certificate failed and contains the time of the failure. If an
         /// issuance has failed, the delay till the next issuance will be
@@ -1500,10 +1346,10 @@ pub mod v1 {
         #[serde(
             rename = "lastFailureTime",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "date-time")]
-        pub last_failure_time: ::std::option::Option<::std::string::String>,
+        pub last_failure_time: Option<String>,
         /// The name of the Secret resource containing the private key to be used
         /// for the next certificate iteration.
         /// The keymanager controller will automatically set this field if the
@@ -1513,37 +1359,29 @@ pub mod v1 {
         #[serde(
             rename = "nextPrivateKeySecretName",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub next_private_key_secret_name: ::std::option::Option<::std::string::String>,
+        pub next_private_key_secret_name: Option<String>,
         /// The expiration time of the certificate stored in the secret named
         /// by this resource in `spec.secretName`.
-        #[serde(
-            rename = "notAfter",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "notAfter", default, skip_serializing_if = "Option::is_none")]
         #[schema(format = "date-time")]
-        pub not_after: ::std::option::Option<::std::string::String>,
+        pub not_after: Option<String>,
         /// The time after which the certificate stored in the secret named
         /// by this resource in `spec.secretName` is valid.
-        #[serde(
-            rename = "notBefore",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "notBefore", default, skip_serializing_if = "Option::is_none")]
         #[schema(format = "date-time")]
-        pub not_before: ::std::option::Option<::std::string::String>,
+        pub not_before: Option<String>,
         /// RenewalTime is the time at which the certificate will be next
         /// renewed.
         /// If not set, no upcoming renewal is scheduled.
         #[serde(
             rename = "renewalTime",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "date-time")]
-        pub renewal_time: ::std::option::Option<::std::string::String>,
+        pub renewal_time: Option<String>,
         /// The current 'revision' of the certificate as issued.
         ///
         /// When a CertificateRequest resource is created, it will have the
@@ -1558,8 +1396,8 @@ pub mod v1 {
         /// issuance or if it is part of the ongoing revision's issuance by
         /// checking if the revision value in the annotation is greater than this
         /// field.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub revision: ::std::option::Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub revision: Option<i64>,
     }
 
     /// ACME stores information that is fetched from the ACME CA server.
@@ -1568,15 +1406,15 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateStatusAcme {
         /// ARI stores the ACME Renewal Information that is fetched from the ACME server
         /// in accordance with RFC 9773. This is only populated if the ARI feature gate is enabled.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub ari: ::std::option::Option<CertificateStatusAcmeAri>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ari: Option<CertificateStatusAcmeAri>,
     }
 
     /// ARI stores the ACME Renewal Information that is fetched from the ACME server
@@ -1586,9 +1424,9 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateStatusAcmeAri {
         /// ExplanationURL is a human-readable URL that may explain why the suggested window
@@ -1596,98 +1434,68 @@ pub mod v1 {
         #[serde(
             rename = "explanationURL",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub explanation_url: ::std::option::Option<::std::string::String>,
+        pub explanation_url: Option<String>,
         /// LastChecked is the time at which the ACME server was last checked for renewal information.
         #[serde(
             rename = "lastChecked",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "date-time")]
-        pub last_checked: ::std::option::Option<::std::string::String>,
-        /// LastError is the last error encountered when checking the ACME server for renewal
-        /// information, if any.
-        #[serde(
-            rename = "lastError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "LastError is the last error encountered when checking the ACME server for renewal information, if any."
-        )]
-        pub last_error: ::std::option::Option<::std::string::String>,
-        /// NextCheck is the time at which the ACME server will next be checked for renewal
-        /// information.
-        #[serde(
-            rename = "nextCheck",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "NextCheck is the time at which the ACME server will next be checked for renewal information.",
-            format = "date-time"
-        )]
-        pub next_check: ::std::option::Option<::std::string::String>,
-        /// SuggestedWindow is the suggested renewal window as returned by the ACME server in
-        /// accordance with RFC 9773.
+        pub last_checked: Option<String>,
+        /// LastError is the last error encountered when checking the ACME server for renewal information, if any.
+        #[serde(rename = "lastError", default, skip_serializing_if = "Option::is_none")]
+        pub last_error: Option<String>,
+        /// NextCheck is the time at which the ACME server will next be checked for renewal information.
+        #[serde(rename = "nextCheck", default, skip_serializing_if = "Option::is_none")]
+        #[schema(format = "date-time")]
+        pub next_check: Option<String>,
+        /// SuggestedWindow is the suggested renewal window as returned by the ACME server in accordance with RFC 9773.
         #[serde(
             rename = "suggestedWindow",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "SuggestedWindow is the suggested renewal window as returned by the ACME server in accordance with RFC 9773."
-        )]
-        pub suggested_window: ::std::option::Option<
-            CertificateStatusAcmeAriSuggestedWindow,
-        >,
+        pub suggested_window: Option<CertificateStatusAcmeAriSuggestedWindow>,
     }
 
-    /// SuggestedWindow is the suggested renewal window as returned by the ACME server in
-    /// accordance with RFC 9773.
+    /// SuggestedWindow is the suggested renewal window as returned by the ACME server in accordance with RFC 9773.
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CertificateStatusAcmeAriSuggestedWindow {
         /// End is the end of the suggested renewal window.
         #[schema(format = "date-time")]
-        pub end: ::std::string::String,
+        pub end: String,
         /// Start is the start of the suggested renewal window.
         #[schema(format = "date-time")]
-        pub start: ::std::string::String,
+        pub start: String,
     }
 
     /// CertificateCondition contains condition information for a Certificate.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CertificateStatusConditions {
         /// LastTransitionTime is the timestamp corresponding to the last status
         /// change of this condition.
         #[serde(
             rename = "lastTransitionTime",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "date-time")]
-        pub last_transition_time: ::std::option::Option<::std::string::String>,
+        pub last_transition_time: Option<String>,
         /// Message is a human readable description of the details of the last
         /// transition, complementing reason.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub message: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub message: Option<String>,
         /// If set, this represents the .metadata.generation that the condition was
         /// set based upon.
         /// For instance, if .metadata.generation is currently 12, but the
@@ -1696,21 +1504,18 @@ pub mod v1 {
         #[serde(
             rename = "observedGeneration",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "If set, this represents the .metadata.generation that the condition was\nset based upon.\nFor instance, if .metadata.generation is currently 12, but the\n.status.condition[x].observedGeneration is 9, the condition is out of date\nwith respect to the current state of the Certificate.",
-            format = "int64"
-        )]
-        pub observed_generation: ::std::option::Option<i64>,
+        #[schema(format = "int64")]
+        pub observed_generation: Option<i64>,
         /// Reason is a brief machine readable explanation for the condition's last
         /// transition.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub reason: Option<String>,
         /// Status of the condition, one of (`True`, `False`, `Unknown`).
         pub status: CertificateStatusConditionsStatus,
         /// Type of the condition, known values are (`Ready`, `Issuing`).
-        pub r#type: ::std::string::String,
+        pub r#type: String,
     }
 
     /// Status of the condition, one of (`True`, `False`, `Unknown`).
@@ -1722,8 +1527,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum CertificateStatusConditionsStatus {
         True,
@@ -1731,14 +1536,14 @@ pub mod v1 {
         Unknown,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Other(::std::string::String),
+        Other(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for CertificateStatusConditionsStatus {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for CertificateStatusConditionsStatus {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -1746,7 +1551,7 @@ pub mod v1 {
                         "True" => Self::True,
                         "False" => Self::False,
                         "Unknown" => Self::Unknown,
-                        _ => Self::Other(::std::string::String::from(value)),
+                        _ => Self::Other(String::from(value)),
                     },
                 )
             }

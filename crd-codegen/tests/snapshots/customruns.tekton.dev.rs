@@ -2,15 +2,15 @@
 
 pub mod v1beta1 {
     //! Version `v1beta1` of `customruns.tekton.dev`: the resource is [`CustomRun`].
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    use serde::{Deserialize, Deserializer, Serialize};
+    use std::collections::BTreeMap;
+
     /// CustomRun represents a single execution of a Custom Task.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "tekton.dev",
         version = "v1beta1",
@@ -49,46 +49,34 @@ pub mod v1beta1 {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
         /// may reject unrecognized values.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
-        #[schema(
-            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
-        )]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
         /// Cannot be updated.
         /// In CamelCase.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-        #[schema(
-            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
-        )]
-        pub kind: ::std::string::String,
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        pub kind: String,
         #[serde(default)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// CustomRunSpec defines the desired state of CustomRun
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub spec: ::std::option::Option<CustomRunSpec>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub spec: Option<CustomRunSpec>,
         /// CustomRunStatus defines the observed state of CustomRun
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<CustomRunStatus>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub status: Option<CustomRunStatus>,
     }
 
     const _: () = {
-        impl ::std::default::Default for CustomRun {
+        impl Default for CustomRun {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
-                    status: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    spec: Default::default(),
+                    status: Default::default(),
                 }
             }
         }
@@ -100,70 +88,58 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpec {
         /// TaskRef can be used to refer to a specific instance of a task.
-        #[serde(
-            rename = "customRef",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub custom_ref: ::std::option::Option<CustomRunSpecCustomRef>,
+        #[serde(rename = "customRef", default, skip_serializing_if = "Option::is_none")]
+        pub custom_ref: Option<CustomRunSpecCustomRef>,
         /// Spec is a specification of a custom task
-        #[serde(
-            rename = "customSpec",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub custom_spec: ::std::option::Option<CustomRunSpecCustomSpec>,
+        #[serde(rename = "customSpec", default, skip_serializing_if = "Option::is_none")]
+        pub custom_spec: Option<CustomRunSpecCustomSpec>,
         /// Params is a list of Param
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "Param declares an ParamValues to use for the parameter called name."
             )
         )]
-        pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecCustomRefParams>>,
+        pub params: Option<Vec<CustomRunSpecCustomRefParams>>,
         /// Used for propagating retries count to custom tasks
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub retries: ::std::option::Option<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub retries: Option<i64>,
         #[serde(
             rename = "serviceAccountName",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub service_account_name: ::std::option::Option<::std::string::String>,
+        pub service_account_name: Option<String>,
         /// Used for cancelling a customrun (and maybe more later on)
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub status: Option<String>,
         /// Status message for cancellation.
         #[serde(
             rename = "statusMessage",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub status_message: ::std::option::Option<::std::string::String>,
+        pub status_message: Option<String>,
         /// Time after which the custom-task times out.
-        /// Refer Go's ParseDuration documentation for expected format:
-        /// <https://golang.org/pkg/time/#ParseDuration>
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Time after which the custom-task times out.\nRefer Go's ParseDuration documentation for expected format: https://golang.org/pkg/time/#ParseDuration"
-        )]
-        pub timeout: ::std::option::Option<::std::string::String>,
+        /// Refer Go's ParseDuration documentation for expected format: <https://golang.org/pkg/time/#ParseDuration>
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub timeout: Option<String>,
         /// Workspaces is a list of WorkspaceBindings from volumes to workspaces.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "WorkspaceBinding maps a Task's declared workspace to a Volume."
             )
         )]
-        pub workspaces: ::std::option::Option<::std::vec::Vec<CustomRunSpecWorkspaces>>,
+        pub workspaces: Option<Vec<CustomRunSpecWorkspaces>>,
     }
 
     /// TaskRef can be used to refer to a specific instance of a task.
@@ -172,59 +148,45 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecCustomRef {
         /// API version of the referent
         /// Note: A Task with non-empty APIVersion and Kind is considered a Custom Task
-        #[serde(
-            rename = "apiVersion",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub api_version: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+        pub api_version: Option<String>,
         /// Bundle url reference to a Tekton Bundle.
         ///
         /// Deprecated: Please use ResolverRef with the bundles resolver instead.
-        /// The field is staying there for go client backward compatibility, but is not used/allowed
-        /// anymore.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Bundle url reference to a Tekton Bundle.\n\nDeprecated: Please use ResolverRef with the bundles resolver instead.\nThe field is staying there for go client backward compatibility, but is not used/allowed anymore."
-        )]
-        pub bundle: ::std::option::Option<::std::string::String>,
+        /// The field is staying there for go client backward compatibility, but is not used/allowed anymore.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub bundle: Option<String>,
         /// TaskKind indicates the Kind of the Task:
         /// 1\. Namespaced Task when Kind is set to "Task". If Kind is "", it defaults to "Task".
         /// 2\. Custom Task when Kind is non-empty and APIVersion is non-empty
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "TaskKind indicates the Kind of the Task:\n1. Namespaced Task when Kind is set to \"Task\". If Kind is \"\", it defaults to \"Task\".\n2. Custom Task when Kind is non-empty and APIVersion is non-empty"
-        )]
-        pub kind: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kind: Option<String>,
         /// Name of the referent; More info: <http://kubernetes.io/docs/user-guide/identifiers#names>
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "Name of the referent; More info: http://kubernetes.io/docs/user-guide/identifiers#names"
-        )]
-        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
         /// Params contains the parameters used to identify the
         /// referenced Tekton resource. Example entries might include
         /// "repo" or "path" but the set of params ultimately depends on
         /// the chosen resolver.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "Param declares an ParamValues to use for the parameter called name."
             )
         )]
-        pub params: ::std::option::Option<::std::vec::Vec<CustomRunSpecCustomRefParams>>,
+        pub params: Option<Vec<CustomRunSpecCustomRefParams>>,
         /// Resolver is the name of the resolver that should perform
         /// resolution of the referenced Tekton resource, such as "git".
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub resolver: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub resolver: Option<String>,
     }
 
     /// Param declares an ParamValues to use for the parameter called name.
@@ -233,15 +195,15 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecCustomRefParams {
-        pub name: ::std::string::String,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(required)]
-        pub value: ::std::option::Option<::serde_json::Value>,
+        pub value: Option<serde_json::Value>,
     }
 
     /// Spec is a specification of a custom task
@@ -250,26 +212,22 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecCustomSpec {
-        #[serde(
-            rename = "apiVersion",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub api_version: ::std::option::Option<::std::string::String>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub kind: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+        pub api_version: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub kind: Option<String>,
         /// PipelineTaskMetadata contains the labels or annotations for an EmbeddedTask
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub metadata: ::std::option::Option<CustomRunSpecCustomSpecMetadata>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub metadata: Option<CustomRunSpecCustomSpecMetadata>,
         /// Spec is a specification of a custom task
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(type_ = "object")]
-        pub spec: ::std::option::Option<::serde_json::Value>,
+        pub spec: Option<serde_json::Value>,
     }
 
     /// PipelineTaskMetadata contains the labels or annotations for an EmbeddedTask
@@ -278,27 +236,23 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecCustomSpecMetadata {
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub annotations: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub annotations: Option<BTreeMap<String, String>>,
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub labels: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub labels: Option<BTreeMap<String, String>>,
     }
 
     /// WorkspaceBinding maps a Task's declared workspace to a Volume.
@@ -307,88 +261,58 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspaces {
         /// ConfigMap represents a configMap that should populate this workspace.
-        #[serde(
-            rename = "configMap",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "configMap", default, skip_serializing_if = "Option::is_none")]
         #[schema(map_type = "atomic")]
-        pub config_map: ::std::option::Option<CustomRunSpecWorkspacesConfigMap>,
-        /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain
-        /// external CSI drivers.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "CSI (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."
-        )]
-        pub csi: ::std::option::Option<CustomRunSpecWorkspacesCsi>,
+        pub config_map: Option<CustomRunSpecWorkspacesConfigMap>,
+        /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub csi: Option<CustomRunSpecWorkspacesCsi>,
         /// EmptyDir represents a temporary directory that shares a Task's lifetime.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
         /// Either this OR PersistentVolumeClaim can be used.
-        #[serde(
-            rename = "emptyDir",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "EmptyDir represents a temporary directory that shares a Task's lifetime.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir\nEither this OR PersistentVolumeClaim can be used."
-        )]
-        pub empty_dir: ::std::option::Option<CustomRunSpecWorkspacesEmptyDir>,
+        #[serde(rename = "emptyDir", default, skip_serializing_if = "Option::is_none")]
+        pub empty_dir: Option<CustomRunSpecWorkspacesEmptyDir>,
         /// Name is the name of the workspace populated by the volume.
-        pub name: ::std::string::String,
+        pub name: String,
         /// PersistentVolumeClaimVolumeSource represents a reference to a
         /// PersistentVolumeClaim in the same namespace. Either this OR EmptyDir can be used.
         #[serde(
             rename = "persistentVolumeClaim",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub persistent_volume_claim: ::std::option::Option<
+        pub persistent_volume_claim: Option<
             CustomRunSpecWorkspacesPersistentVolumeClaim,
         >,
         /// Projected represents a projected volume that should populate this workspace.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub projected: ::std::option::Option<CustomRunSpecWorkspacesProjected>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub projected: Option<CustomRunSpecWorkspacesProjected>,
         /// Secret represents a secret that should populate this workspace.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub secret: ::std::option::Option<CustomRunSpecWorkspacesSecret>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub secret: Option<CustomRunSpecWorkspacesSecret>,
         /// SubPath is optionally a directory on the volume which should be used
         /// for this binding (i.e. the volume will be mounted at this sub directory).
-        #[serde(
-            rename = "subPath",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub sub_path: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "subPath", default, skip_serializing_if = "Option::is_none")]
+        pub sub_path: Option<String>,
         /// VolumeClaimTemplate is a template for a claim that will be created in the same namespace.
-        /// The PipelineRun controller is responsible for creating a unique claim for each instance
-        /// of PipelineRun.
+        /// The PipelineRun controller is responsible for creating a unique claim for each instance of PipelineRun.
         /// See PersistentVolumeClaim (API version: v1)
         #[serde(
             rename = "volumeClaimTemplate",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "VolumeClaimTemplate is a template for a claim that will be created in the same namespace.\nThe PipelineRun controller is responsible for creating a unique claim for each instance of PipelineRun.\nSee PersistentVolumeClaim (API version: v1)"
-        )]
-        pub volume_claim_template: ::std::option::Option<::serde_json::Value>,
+        pub volume_claim_template: Option<serde_json::Value>,
     }
 
     /// ConfigMap represents a configMap that should populate this workspace.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CustomRunSpecWorkspacesConfigMap {
         /// defaultMode is optional: mode bits used to set permissions on created files by default.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -400,9 +324,9 @@ pub mod v1beta1 {
         #[serde(
             rename = "defaultMode",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub default_mode: ::std::option::Option<i32>,
+        pub default_mode: Option<i32>,
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// ConfigMap will be projected into the volume as a file whose name is the
         /// key and content is the value. If specified, the listed keys will be
@@ -410,14 +334,12 @@ pub mod v1beta1 {
         /// present. If a key is specified which is not present in the ConfigMap,
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(description = "Maps a string key to a path within a volume.")
         )]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
-        >,
+        pub items: Option<Vec<CustomRunSpecWorkspacesConfigMapItems>>,
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
         /// allowed to be empty. Instances of this type with an empty value here are
@@ -427,39 +349,34 @@ pub mod v1beta1 {
             default = "CustomRunSpecWorkspacesConfigMap::default_name",
             deserialize_with = "CustomRunSpecWorkspacesConfigMap::deserialize_name"
         )]
-        #[schema(
-            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-            default = ""
-        )]
-        pub name: ::std::string::String,
+        #[schema(default = "")]
+        pub name: String,
         /// optional specify whether the ConfigMap or its keys must be defined
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub optional: Option<bool>,
     }
 
     const _: () = {
         impl CustomRunSpecWorkspacesConfigMap {
-            fn default_name() -> ::std::string::String {
-                ::std::string::String::from("")
+            fn default_name() -> String {
+                String::from("")
             }
 
-            fn deserialize_name<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::string::String, D::Error>
+            fn deserialize_name<'de, D>(deserializer: D) -> Result<String, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_name)
             }
         }
 
-        impl ::std::default::Default for CustomRunSpecWorkspacesConfigMap {
+        impl Default for CustomRunSpecWorkspacesConfigMap {
             fn default() -> Self {
                 Self {
-                    default_mode: ::std::default::Default::default(),
-                    items: ::std::default::Default::default(),
+                    default_mode: Default::default(),
+                    items: Default::default(),
                     name: Self::default_name(),
-                    optional: ::std::default::Default::default(),
+                    optional: Default::default(),
                 }
             }
         }
@@ -471,52 +388,47 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesConfigMapItems {
         /// key is the key to project.
-        pub key: ::std::string::String,
+        pub key: String,
         /// mode is Optional: mode bits used to set permissions on this file.
         /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
         /// YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
         /// If not specified, the volume defaultMode will be used.
         /// This might be in conflict with other options that affect the file
         /// mode, like fsGroup, and the result can be other mode bits set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub mode: ::std::option::Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub mode: Option<i32>,
         /// path is the relative path of the file to map the key to.
         /// May not be an absolute path.
         /// May not contain the path element '..'.
         /// May not start with the string '..'.
-        pub path: ::std::string::String,
+        pub path: String,
     }
 
-    /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain
-    /// external CSI drivers.
+    /// CSI (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesCsi {
         /// driver is the name of the CSI driver that handles this volume.
         /// Consult with your admin for the correct name as registered in the cluster.
-        pub driver: ::std::string::String,
+        pub driver: String,
         /// fsType to mount. Ex. "ext4", "xfs", "ntfs".
         /// If not provided, the empty value is passed to the associated CSI driver
         /// which will determine the default filesystem to apply.
-        #[serde(
-            rename = "fsType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub fs_type: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+        pub fs_type: Option<String>,
         /// nodePublishSecretRef is a reference to the secret object containing
         /// sensitive information to pass to the CSI driver to complete the CSI
         /// NodePublishVolume and NodeUnpublishVolume calls.
@@ -525,31 +437,25 @@ pub mod v1beta1 {
         #[serde(
             rename = "nodePublishSecretRef",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(map_type = "atomic")]
-        pub node_publish_secret_ref: ::std::option::Option<
+        pub node_publish_secret_ref: Option<
             CustomRunSpecWorkspacesCsiNodePublishSecretRef,
         >,
         /// readOnly specifies a read-only configuration for the volume.
         /// Defaults to false (read/write).
-        #[serde(
-            rename = "readOnly",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub read_only: ::std::option::Option<bool>,
+        #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+        pub read_only: Option<bool>,
         /// volumeAttributes stores driver-specific properties that are passed to the CSI
         /// driver. Consult your driver's documentation for supported values.
         #[serde(
             rename = "volumeAttributes",
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub volume_attributes: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub volume_attributes: Option<BTreeMap<String, String>>,
     }
 
     /// nodePublishSecretRef is a reference to the secret object containing
@@ -557,14 +463,7 @@ pub mod v1beta1 {
     /// NodePublishVolume and NodeUnpublishVolume calls.
     /// This field is optional, and  may be empty if no secret is required. If the
     /// secret object contains more than one secret, all secret references are passed.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CustomRunSpecWorkspacesCsiNodePublishSecretRef {
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
@@ -575,30 +474,25 @@ pub mod v1beta1 {
             default = "CustomRunSpecWorkspacesCsiNodePublishSecretRef::default_name",
             deserialize_with = "CustomRunSpecWorkspacesCsiNodePublishSecretRef::deserialize_name"
         )]
-        #[schema(
-            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-            default = ""
-        )]
-        pub name: ::std::string::String,
+        #[schema(default = "")]
+        pub name: String,
     }
 
     const _: () = {
         impl CustomRunSpecWorkspacesCsiNodePublishSecretRef {
-            fn default_name() -> ::std::string::String {
-                ::std::string::String::from("")
+            fn default_name() -> String {
+                String::from("")
             }
 
-            fn deserialize_name<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::string::String, D::Error>
+            fn deserialize_name<'de, D>(deserializer: D) -> Result<String, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_name)
             }
         }
 
-        impl ::std::default::Default for CustomRunSpecWorkspacesCsiNodePublishSecretRef {
+        impl Default for CustomRunSpecWorkspacesCsiNodePublishSecretRef {
             fn default() -> Self {
                 Self { name: Self::default_name() }
             }
@@ -613,38 +507,28 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesEmptyDir {
         /// medium represents what type of storage medium should back this directory.
         /// The default is "" which means to use the node's default medium.
         /// Must be an empty string (default) or Memory.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        #[schema(
-            description = "medium represents what type of storage medium should back this directory.\nThe default is \"\" which means to use the node's default medium.\nMust be an empty string (default) or Memory.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"
-        )]
-        pub medium: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub medium: Option<String>,
         /// sizeLimit is the total amount of local storage required for this EmptyDir volume.
         /// The size limit is also applicable for memory medium.
         /// The maximum usage on memory medium EmptyDir would be the minimum value between
         /// the SizeLimit specified here and the sum of memory limits of all containers in a pod.
         /// The default is nil which means that the limit is undefined.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#emptydir>
-        #[serde(
-            rename = "sizeLimit",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "sizeLimit", default, skip_serializing_if = "Option::is_none")]
         #[schema(
-            description = "sizeLimit is the total amount of local storage required for this EmptyDir volume.\nThe size limit is also applicable for memory medium.\nThe maximum usage on memory medium EmptyDir would be the minimum value between\nthe SizeLimit specified here and the sum of memory limits of all containers in a pod.\nThe default is nil which means that the limit is undefined.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
             pattern = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
         )]
-        pub size_limit: ::std::option::Option<
-            ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
-        >,
+        pub size_limit: Option<IntOrString>,
     }
 
     /// PersistentVolumeClaimVolumeSource represents a reference to a
@@ -654,28 +538,19 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesPersistentVolumeClaim {
-        /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using
-        /// this volume.
-        /// More info:
-        /// <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
+        /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
+        /// More info: <https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims>
         #[serde(rename = "claimName")]
-        #[schema(
-            description = "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
-        )]
-        pub claim_name: ::std::string::String,
+        pub claim_name: String,
         /// readOnly Will force the ReadOnly setting in VolumeMounts.
         /// Default false.
-        #[serde(
-            rename = "readOnly",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub read_only: ::std::option::Option<bool>,
+        #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+        pub read_only: Option<bool>,
     }
 
     /// Projected represents a projected volume that should populate this workspace.
@@ -684,9 +559,9 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjected {
         /// defaultMode are the mode bits used to set permissions on created files by default.
@@ -698,21 +573,19 @@ pub mod v1beta1 {
         #[serde(
             rename = "defaultMode",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub default_mode: ::std::option::Option<i32>,
+        pub default_mode: Option<i32>,
         /// sources is the list of volume projections. Each entry in this list
         /// handles one source.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "Projection that may be projected along with other supported volume types.\nExactly one of these fields must be set."
             )
         )]
-        pub sources: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSources>,
-        >,
+        pub sources: Option<Vec<CustomRunSpecWorkspacesProjectedSources>>,
     }
 
     /// Projection that may be projected along with other supported volume types.
@@ -722,9 +595,9 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSources {
         /// ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field
@@ -743,41 +616,33 @@ pub mod v1beta1 {
         #[serde(
             rename = "clusterTrustBundle",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub cluster_trust_bundle: ::std::option::Option<
+        pub cluster_trust_bundle: Option<
             CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundle,
         >,
         /// configMap information about the configMap data to project
-        #[serde(
-            rename = "configMap",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "configMap", default, skip_serializing_if = "Option::is_none")]
         #[schema(map_type = "atomic")]
-        pub config_map: ::std::option::Option<
-            CustomRunSpecWorkspacesProjectedSourcesConfigMap,
-        >,
+        pub config_map: Option<CustomRunSpecWorkspacesProjectedSourcesConfigMap>,
         /// downwardAPI information about the downwardAPI data to project
         #[serde(
             rename = "downwardAPI",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub downward_api: ::std::option::Option<
-            CustomRunSpecWorkspacesProjectedSourcesDownwardApi,
-        >,
+        pub downward_api: Option<CustomRunSpecWorkspacesProjectedSourcesDownwardApi>,
         /// secret information about the secret data to project
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(map_type = "atomic")]
-        pub secret: ::std::option::Option<CustomRunSpecWorkspacesProjectedSourcesSecret>,
+        pub secret: Option<CustomRunSpecWorkspacesProjectedSourcesSecret>,
         /// serviceAccountToken is information about the serviceAccountToken data to project
         #[serde(
             rename = "serviceAccountToken",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub service_account_token: ::std::option::Option<
+        pub service_account_token: Option<
             CustomRunSpecWorkspacesProjectedSourcesServiceAccountToken,
         >,
     }
@@ -800,9 +665,9 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundle {
         /// Select all ClusterTrustBundles that match this label selector.  Only has
@@ -812,34 +677,30 @@ pub mod v1beta1 {
         #[serde(
             rename = "labelSelector",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(map_type = "atomic")]
-        pub label_selector: ::std::option::Option<
+        pub label_selector: Option<
             CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelector,
         >,
         /// Select a single ClusterTrustBundle by object name.  Mutually-exclusive
         /// with signerName and labelSelector.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
         /// If true, don't block pod startup if the referenced ClusterTrustBundle(s)
         /// aren't available.  If using name, then the named ClusterTrustBundle is
         /// allowed not to exist.  If using signerName, then the combination of
         /// signerName and labelSelector is allowed to match zero
         /// ClusterTrustBundles.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub optional: Option<bool>,
         /// Relative path from the volume root to write the bundle.
-        pub path: ::std::string::String,
+        pub path: String,
         /// Select all ClusterTrustBundles that match this signer name.
         /// Mutually-exclusive with name.  The contents of all selected
         /// ClusterTrustBundles will be unified and deduplicated.
-        #[serde(
-            rename = "signerName",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub signer_name: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "signerName", default, skip_serializing_if = "Option::is_none")]
+        pub signer_name: Option<String>,
     }
 
     /// Select all ClusterTrustBundles that match this label selector.  Only has
@@ -851,16 +712,16 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesClusterTrustBundleLabelSelector {
         /// matchExpressions is a list of label selector requirements. The requirements are ANDed.
         #[serde(
             rename = "matchExpressions",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(
             list_type = "atomic",
@@ -868,9 +729,7 @@ pub mod v1beta1 {
                 description = "A label selector requirement is a selector that contains values, a key, and an operator that\nrelates the key and values."
             )
         )]
-        pub match_expressions: ::std::option::Option<
-            ::std::vec::Vec<CustomRunMatchExpressions>,
-        >,
+        pub match_expressions: Option<Vec<CustomRunMatchExpressions>>,
         /// matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels
         /// map is equivalent to an element of matchExpressions, whose key field is "key", the
         /// operator is "In", and the values array contains only "value". The requirements are ANDed.
@@ -878,49 +737,39 @@ pub mod v1beta1 {
             rename = "matchLabels",
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub match_labels: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub match_labels: Option<BTreeMap<String, String>>,
     }
 
-    /// A label selector requirement is a selector that contains values, a key, and an operator
-    /// that
+    /// A label selector requirement is a selector that contains values, a key, and an operator that
     /// relates the key and values.
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunMatchExpressions {
         /// key is the label key that the selector applies to.
-        pub key: ::std::string::String,
+        pub key: String,
         /// operator represents a key's relationship to a set of values.
         /// Valid operators are In, NotIn, Exists and DoesNotExist.
-        pub operator: ::std::string::String,
+        pub operator: String,
         /// values is an array of string values. If the operator is In or NotIn,
         /// the values array must be non-empty. If the operator is Exists or DoesNotExist,
         /// the values array must be empty. This array is replaced during a strategic
         /// merge patch.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_type = "atomic")]
-        pub values: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        pub values: Option<Vec<String>>,
     }
 
     /// configMap information about the configMap data to project
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesConfigMap {
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// ConfigMap will be projected into the volume as a file whose name is the
@@ -929,14 +778,12 @@ pub mod v1beta1 {
         /// present. If a key is specified which is not present in the ConfigMap,
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(description = "Maps a string key to a path within a volume.")
         )]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
-        >,
+        pub items: Option<Vec<CustomRunSpecWorkspacesConfigMapItems>>,
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
         /// allowed to be empty. Instances of this type with an empty value here are
@@ -946,39 +793,33 @@ pub mod v1beta1 {
             default = "CustomRunSpecWorkspacesProjectedSourcesConfigMap::default_name",
             deserialize_with = "CustomRunSpecWorkspacesProjectedSourcesConfigMap::deserialize_name"
         )]
-        #[schema(
-            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-            default = ""
-        )]
-        pub name: ::std::string::String,
+        #[schema(default = "")]
+        pub name: String,
         /// optional specify whether the ConfigMap or its keys must be defined
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub optional: Option<bool>,
     }
 
     const _: () = {
         impl CustomRunSpecWorkspacesProjectedSourcesConfigMap {
-            fn default_name() -> ::std::string::String {
-                ::std::string::String::from("")
+            fn default_name() -> String {
+                String::from("")
             }
 
-            fn deserialize_name<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::string::String, D::Error>
+            fn deserialize_name<'de, D>(deserializer: D) -> Result<String, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_name)
             }
         }
 
-        impl ::std::default::Default
-        for CustomRunSpecWorkspacesProjectedSourcesConfigMap {
+        impl Default for CustomRunSpecWorkspacesProjectedSourcesConfigMap {
             fn default() -> Self {
                 Self {
-                    items: ::std::default::Default::default(),
+                    items: Default::default(),
                     name: Self::default_name(),
-                    optional: ::std::default::Default::default(),
+                    optional: Default::default(),
                 }
             }
         }
@@ -990,22 +831,20 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApi {
         /// Items is a list of DownwardAPIVolume file
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(
                 description = "DownwardAPIVolumeFile represents information to create the file containing the pod field"
             )
         )]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems>,
-        >,
+        pub items: Option<Vec<CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems>>,
     }
 
     /// DownwardAPIVolumeFile represents information to create the file containing the pod field
@@ -1014,23 +853,15 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItems {
-        /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid
-        /// are supported.
-        #[serde(
-            rename = "fieldRef",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
-            map_type = "atomic"
-        )]
-        pub field_ref: ::std::option::Option<
+        /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+        #[serde(rename = "fieldRef", default, skip_serializing_if = "Option::is_none")]
+        #[schema(map_type = "atomic")]
+        pub field_ref: Option<
             CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsFieldRef,
         >,
         /// Optional: mode bits used to set permissions on this file, must be an octal value
@@ -1039,50 +870,40 @@ pub mod v1beta1 {
         /// If not specified, the volume defaultMode will be used.
         /// This might be in conflict with other options that affect the file
         /// mode, like fsGroup, and the result can be other mode bits set.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub mode: ::std::option::Option<i32>,
-        /// Required: Path is  the relative path name of the file to be created. Must not be absolute
-        /// or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must
-        /// not start with '..'
-        #[schema(
-            description = "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'"
-        )]
-        pub path: ::std::string::String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub mode: Option<i32>,
+        /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
+        pub path: String,
         /// Selects a resource of the container: only resources limits and requests
         /// (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
         #[serde(
             rename = "resourceFieldRef",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(map_type = "atomic")]
-        pub resource_field_ref: ::std::option::Option<
+        pub resource_field_ref: Option<
             CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsResourceFieldRef,
         >,
     }
 
-    /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid
-    /// are supported.
+    /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsFieldRef {
         /// Version of the schema the FieldPath is written in terms of, defaults to "v1".
-        #[serde(
-            rename = "apiVersion",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub api_version: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+        pub api_version: Option<String>,
         /// Path of the field to select in the specified API version.
         #[serde(rename = "fieldPath")]
-        pub field_path: ::std::string::String,
+        pub field_path: String,
     }
 
     /// Selects a resource of the container: only resources limits and requests
@@ -1092,39 +913,30 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesDownwardApiItemsResourceFieldRef {
         /// Container name: required for volumes, optional for env vars
         #[serde(
             rename = "containerName",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub container_name: ::std::option::Option<::std::string::String>,
+        pub container_name: Option<String>,
         /// Specifies the output format of the exposed resources, defaults to "1"
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             pattern = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
         )]
-        pub divisor: ::std::option::Option<
-            ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
-        >,
+        pub divisor: Option<IntOrString>,
         /// Required: resource to select
-        pub resource: ::std::string::String,
+        pub resource: String,
     }
 
     /// secret information about the secret data to project
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct CustomRunSpecWorkspacesProjectedSourcesSecret {
         /// items if unspecified, each key-value pair in the Data field of the referenced
         /// Secret will be projected into the volume as a file whose name is the
@@ -1133,14 +945,12 @@ pub mod v1beta1 {
         /// present. If a key is specified which is not present in the Secret,
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(description = "Maps a string key to a path within a volume.")
         )]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
-        >,
+        pub items: Option<Vec<CustomRunSpecWorkspacesConfigMapItems>>,
         /// Name of the referent.
         /// This field is effectively required, but due to backwards compatibility is
         /// allowed to be empty. Instances of this type with an empty value here are
@@ -1150,38 +960,33 @@ pub mod v1beta1 {
             default = "CustomRunSpecWorkspacesProjectedSourcesSecret::default_name",
             deserialize_with = "CustomRunSpecWorkspacesProjectedSourcesSecret::deserialize_name"
         )]
-        #[schema(
-            description = "Name of the referent.\nThis field is effectively required, but due to backwards compatibility is\nallowed to be empty. Instances of this type with an empty value here are\nalmost certainly wrong.\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-            default = ""
-        )]
-        pub name: ::std::string::String,
+        #[schema(default = "")]
+        pub name: String,
         /// optional field specify whether the Secret or its key must be defined
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub optional: Option<bool>,
     }
 
     const _: () = {
         impl CustomRunSpecWorkspacesProjectedSourcesSecret {
-            fn default_name() -> ::std::string::String {
-                ::std::string::String::from("")
+            fn default_name() -> String {
+                String::from("")
             }
 
-            fn deserialize_name<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<::std::string::String, D::Error>
+            fn deserialize_name<'de, D>(deserializer: D) -> Result<String, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_name)
             }
         }
 
-        impl ::std::default::Default for CustomRunSpecWorkspacesProjectedSourcesSecret {
+        impl Default for CustomRunSpecWorkspacesProjectedSourcesSecret {
             fn default() -> Self {
                 Self {
-                    items: ::std::default::Default::default(),
+                    items: Default::default(),
                     name: Self::default_name(),
-                    optional: ::std::default::Default::default(),
+                    optional: Default::default(),
                 }
             }
         }
@@ -1193,17 +998,17 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesProjectedSourcesServiceAccountToken {
         /// audience is the intended audience of the token. A recipient of a token
         /// must identify itself with an identifier specified in the audience of the
         /// token, and otherwise should reject the token. The audience defaults to the
         /// identifier of the apiserver.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub audience: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub audience: Option<String>,
         /// expirationSeconds is the requested duration of validity of the service
         /// account token. As the token approaches expiration, the kubelet volume
         /// plugin will proactively rotate the service account token. The kubelet will
@@ -1213,13 +1018,13 @@ pub mod v1beta1 {
         #[serde(
             rename = "expirationSeconds",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "int64")]
-        pub expiration_seconds: ::std::option::Option<i64>,
+        pub expiration_seconds: Option<i64>,
         /// path is the path relative to the mount point of the file to project the
         /// token into.
-        pub path: ::std::string::String,
+        pub path: String,
     }
 
     /// Secret represents a secret that should populate this workspace.
@@ -1228,9 +1033,9 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunSpecWorkspacesSecret {
         /// defaultMode is Optional: mode bits used to set permissions on created files by default.
@@ -1243,9 +1048,9 @@ pub mod v1beta1 {
         #[serde(
             rename = "defaultMode",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub default_mode: ::std::option::Option<i32>,
+        pub default_mode: Option<i32>,
         /// items If unspecified, each key-value pair in the Data field of the referenced
         /// Secret will be projected into the volume as a file whose name is the
         /// key and content is the value. If specified, the listed keys will be
@@ -1253,28 +1058,19 @@ pub mod v1beta1 {
         /// present. If a key is specified which is not present in the Secret,
         /// the volume setup will error unless it is marked optional. Paths must be
         /// relative and may not contain the '..' path or start with '..'.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             list_type = "atomic",
             items(description = "Maps a string key to a path within a volume.")
         )]
-        pub items: ::std::option::Option<
-            ::std::vec::Vec<CustomRunSpecWorkspacesConfigMapItems>,
-        >,
+        pub items: Option<Vec<CustomRunSpecWorkspacesConfigMapItems>>,
         /// optional field specify whether the Secret or its keys must be defined
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub optional: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub optional: Option<bool>,
         /// secretName is the name of the secret in the pod's namespace to use.
         /// More info: <https://kubernetes.io/docs/concepts/storage/volumes#secret>
-        #[serde(
-            rename = "secretName",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        #[schema(
-            description = "secretName is the name of the secret in the pod's namespace to use.\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret"
-        )]
-        pub secret_name: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "secretName", default, skip_serializing_if = "Option::is_none")]
+        pub secret_name: Option<String>,
     }
 
     /// CustomRunStatus defines the observed state of CustomRun
@@ -1283,9 +1079,9 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunStatus {
         /// Annotations is additional Status fields for the Resource to save some
@@ -1295,111 +1091,98 @@ pub mod v1beta1 {
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub annotations: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub annotations: Option<BTreeMap<String, String>>,
         /// CompletionTime is the time the build completed.
         #[serde(
             rename = "completionTime",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "date-time")]
-        pub completion_time: ::std::option::Option<::std::string::String>,
+        pub completion_time: Option<String>,
         /// Conditions the latest available observations of a resource's current state.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             items(
                 description = "Condition defines a readiness condition for a Knative resource.\nSee: https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties"
             )
         )]
-        pub conditions: ::std::option::Option<
-            ::std::vec::Vec<CustomRunStatusConditions>,
-        >,
+        pub conditions: Option<Vec<CustomRunStatusConditions>>,
         /// ExtraFields holds arbitrary fields provided by the custom task
         /// controller.
         #[serde(
             rename = "extraFields",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub extra_fields: ::std::option::Option<::serde_json::Value>,
+        pub extra_fields: Option<serde_json::Value>,
         /// ObservedGeneration is the 'Generation' of the Service that
         /// was last processed by the controller.
         #[serde(
             rename = "observedGeneration",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(format = "int64")]
-        pub observed_generation: ::std::option::Option<i64>,
+        pub observed_generation: Option<i64>,
         /// Results reports any output result values to be consumed by later
         /// tasks in a pipeline.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             items(description = "CustomRunResult used to describe the results of a task")
         )]
-        pub results: ::std::option::Option<::std::vec::Vec<CustomRunStatusResults>>,
+        pub results: Option<Vec<CustomRunStatusResults>>,
         /// RetriesStatus contains the history of CustomRunStatus, in case of a retry.
         /// See CustomRun.status (API version: tekton.dev/v1beta1)
         #[serde(
             rename = "retriesStatus",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub retries_status: ::std::option::Option<::serde_json::Value>,
+        pub retries_status: Option<serde_json::Value>,
         /// StartTime is the time the build is actually started.
-        #[serde(
-            rename = "startTime",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "startTime", default, skip_serializing_if = "Option::is_none")]
         #[schema(format = "date-time")]
-        pub start_time: ::std::option::Option<::std::string::String>,
+        pub start_time: Option<String>,
     }
 
     /// Condition defines a readiness condition for a Knative resource.
-    /// See:
-    /// <https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties>
+    /// See: <https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties>
     #[derive(
         Clone,
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunStatusConditions {
         /// LastTransitionTime is the last time the condition transitioned from one status to another.
-        /// We use VolatileTime in place of metav1.Time to exclude this from creating
-        /// equality.Semantic
+        /// We use VolatileTime in place of metav1.Time to exclude this from creating equality.Semantic
         /// differences (all other things held constant).
         #[serde(
             rename = "lastTransitionTime",
             default,
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        #[schema(
-            description = "LastTransitionTime is the last time the condition transitioned from one status to another.\nWe use VolatileTime in place of metav1.Time to exclude this from creating equality.Semantic\ndifferences (all other things held constant)."
-        )]
-        pub last_transition_time: ::std::option::Option<::std::string::String>,
+        pub last_transition_time: Option<String>,
         /// A human readable message indicating details about the transition.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub message: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub message: Option<String>,
         /// The reason for the condition's last transition.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub reason: Option<String>,
         /// Severity with which to treat failures of this type of condition.
         /// When this is not specified, it defaults to Error.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub severity: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub severity: Option<String>,
         /// Status of the condition, one of True, False, Unknown.
-        pub status: ::std::string::String,
+        pub status: String,
         /// Type of condition.
-        pub r#type: ::std::string::String,
+        pub r#type: String,
     }
 
     /// CustomRunResult used to describe the results of a task
@@ -1408,15 +1191,15 @@ pub mod v1beta1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct CustomRunStatusResults {
         /// Name the given name
-        pub name: ::std::string::String,
+        pub name: String,
         /// Value the given value of the result
-        pub value: ::std::string::String,
+        pub value: String,
     }
 }
 

@@ -2,15 +2,13 @@
 
 pub mod v1 {
     //! Version `v1` of `enums.testdata.kubebuilder.io`: the resource is [`Enum`].
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use serde::{Deserialize, Deserializer, Serialize};
+
     /// Enum is a test CRD that contains an enum.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "testdata.kubebuilder.io",
         version = "v1",
@@ -26,42 +24,30 @@ pub mod v1 {
         /// APIVersion defines the versioned schema of this representation of an object.
         /// Servers should convert recognized schemas to the latest internal value, and
         /// may reject unrecognized values.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
-        #[schema(
-            description = "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
-        )]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         /// Kind is a string value representing the REST resource this object represents.
         /// Servers may infer this from the endpoint the client submits requests to.
         /// Cannot be updated.
         /// In CamelCase.
-        /// More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-        #[schema(
-            description = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
-        )]
-        pub kind: ::std::string::String,
+        /// More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        pub kind: String,
         #[serde(default)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// EnumSpec defines the desired state of Enum
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub spec: ::std::option::Option<EnumSpec>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub spec: Option<EnumSpec>,
     }
 
     const _: () = {
-        impl ::std::default::Default for Enum {
+        impl Default for Enum {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    spec: Default::default(),
                 }
             }
         }
@@ -73,13 +59,13 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct EnumSpec {
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub field: ::std::option::Option<EnumSpecField>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub field: Option<EnumSpecField>,
     }
 
     #[derive(
@@ -90,29 +76,29 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum EnumSpecField {
         Value1,
         Value2,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for EnumSpecField {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for EnumSpecField {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "Value1" => Self::Value1,
                         "Value2" => Self::Value2,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }

@@ -2,14 +2,13 @@
 
 pub mod foo {
     //! Version `foo` of `foos.bar.example.com`: the resource is [`Foo`].
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "bar.example.com",
         version = "foo",
@@ -22,56 +21,37 @@ pub mod foo {
         storage = true
     )]
     pub struct Foo {
-        /// APIVersion defines the versioned schema of this representation of an object. Servers
-        /// should convert recognized schemas to the latest internal value, and may reject
-        /// unrecognized values. More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
+        /// APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources>
         #[serde(rename = "apiVersion")]
-        #[schema(
-            description = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
-        )]
-        pub api_version: ::std::string::String,
-        /// Kind is a string value representing the REST resource this object represents. Servers may
-        /// infer this from the endpoint the client submits requests to. Cannot be updated. In
-        /// CamelCase. More info:
-        /// <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
-        #[schema(
-            description = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
-        )]
-        pub kind: ::std::string::String,
+        pub api_version: String,
+        /// Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: <https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds>
+        pub kind: String,
         #[serde(default)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// Spec comments SHOULD appear in the CRD spec
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub spec: ::std::option::Option<FooSpec>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub spec: Option<FooSpec>,
         /// Status comments SHOULD appear in the CRD spec
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(type_ = "object")]
-        pub status: ::std::option::Option<::serde_json::Value>,
+        pub status: Option<serde_json::Value>,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
         #[schema(skip)]
-        pub additional_properties: ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Value,
-        >,
+        pub additional_properties: BTreeMap<String, serde_json::Value>,
     }
 
     const _: () = {
-        impl ::std::default::Default for Foo {
+        impl Default for Foo {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
-                    status: ::std::default::Default::default(),
-                    additional_properties: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    spec: Default::default(),
+                    status: Default::default(),
+                    additional_properties: Default::default(),
                 }
             }
         }
@@ -80,14 +60,12 @@ pub mod foo {
             /// A new `Foo` object named `name` with `spec`; every other field is its default.
             pub fn new(name: &str, spec: FooSpec) -> Self {
                 Self {
-                    metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-                        name: ::std::option::Option::Some(
-                            ::std::string::String::from(name),
-                        ),
-                        ..::std::default::Default::default()
+                    metadata: ObjectMeta {
+                        name: Option::Some(String::from(name)),
+                        ..Default::default()
                     },
-                    spec: ::std::option::Option::Some(spec),
-                    ..::std::default::Default::default()
+                    spec: Option::Some(spec),
+                    ..Default::default()
                 }
             }
         }
@@ -99,22 +77,19 @@ pub mod foo {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct FooSpec {
         /// This tests that defaulted fields are stripped for v1beta1, but not for v1
         #[serde(rename = "defaultedString")]
-        pub defaulted_string: ::std::string::String,
+        pub defaulted_string: String,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
         #[schema(skip)]
-        pub additional_properties: ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Value,
-        >,
+        pub additional_properties: BTreeMap<String, serde_json::Value>,
     }
 }
 

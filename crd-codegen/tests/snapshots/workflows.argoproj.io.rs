@@ -2,14 +2,13 @@
 
 pub mod v1alpha1 {
     //! Version `v1alpha1` of `workflows.argoproj.io`: the resource is [`Workflow`].
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "argoproj.io",
         version = "v1alpha1",
@@ -38,34 +37,27 @@ pub mod v1alpha1 {
     pub struct Workflow {
         #[serde(rename = "apiVersion")]
         #[schema(skip)]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         #[schema(skip)]
-        pub kind: ::std::string::String,
+        pub kind: String,
         #[serde(default)]
         #[schema(skip)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
         #[schema(skip)]
-        pub additional_properties: ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Value,
-        >,
+        pub additional_properties: BTreeMap<String, serde_json::Value>,
     }
 
     const _: () = {
-        impl ::std::default::Default for Workflow {
+        impl Default for Workflow {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    additional_properties: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    additional_properties: Default::default(),
                 }
             }
         }

@@ -2,15 +2,15 @@
 
 pub mod v1 {
     //! Version `v1` of `widgets.example.com`: the resource is [`Widget`].
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::Resource;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    use serde::{Deserialize, Deserializer, Serialize};
+    use std::collections::BTreeMap;
+
     /// A Widget is a small, configurable thing.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "example.com",
         version = "v1",
@@ -27,50 +27,39 @@ pub mod v1 {
     pub struct Widget {
         #[serde(rename = "apiVersion")]
         #[schema(skip)]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         #[schema(skip)]
-        pub kind: ::std::string::String,
+        pub kind: String,
         #[serde(default)]
         #[schema(skip)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub metadata: ObjectMeta,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             validation(
                 rule = "self.size <= 5 || !has(self.colour)",
                 message = "large widgets have no colour"
             )
         )]
-        pub spec: ::std::option::Option<WidgetSpec>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<WidgetStatus>,
+        pub spec: Option<WidgetSpec>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub status: Option<WidgetStatus>,
     }
 
     const _: () = {
-        impl ::std::default::Default for Widget {
+        impl Default for Widget {
             fn default() -> Self {
                 Self {
-                    api_version: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::API_VERSION,
-                    ),
-                    kind: ::std::string::String::from(
-                        <Self as ::k8s_openapi::Resource>::KIND,
-                    ),
-                    metadata: ::std::default::Default::default(),
-                    spec: ::std::default::Default::default(),
-                    status: ::std::default::Default::default(),
+                    api_version: String::from(<Self as Resource>::API_VERSION),
+                    kind: String::from(<Self as Resource>::KIND),
+                    metadata: Default::default(),
+                    spec: Default::default(),
+                    status: Default::default(),
                 }
             }
         }
     };
 
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct WidgetSpec {
         #[serde(
             default = "WidgetSpec::default_size",
@@ -78,26 +67,22 @@ pub mod v1 {
         )]
         #[schema(default = 3, maximum = 10, minimum = 1, required)]
         pub size: i32,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub colour: ::std::option::Option<WidgetSpecColour>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub port: ::std::option::Option<
-            ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
-        >,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub colour: Option<WidgetSpecColour>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub port: Option<IntOrString>,
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
-        pub labels: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub labels: Option<BTreeMap<String, String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(list_map_keys = ["name"], list_type = "map")]
-        pub parts: ::std::option::Option<::std::vec::Vec<WidgetSpecParts>>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub parts: Option<Vec<WidgetSpecParts>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(embedded_resource)]
-        pub template: ::std::option::Option<WidgetSpecTemplate>,
+        pub template: Option<WidgetSpecTemplate>,
     }
 
     const _: () = {
@@ -106,25 +91,23 @@ pub mod v1 {
                 3
             }
 
-            fn deserialize_size<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<i32, D::Error>
+            fn deserialize_size<'de, D>(deserializer: D) -> Result<i32, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_size)
             }
         }
 
-        impl ::std::default::Default for WidgetSpec {
+        impl Default for WidgetSpec {
             fn default() -> Self {
                 Self {
                     size: Self::default_size(),
-                    colour: ::std::default::Default::default(),
-                    port: ::std::default::Default::default(),
-                    labels: ::std::default::Default::default(),
-                    parts: ::std::default::Default::default(),
-                    template: ::std::default::Default::default(),
+                    colour: Default::default(),
+                    port: Default::default(),
+                    labels: Default::default(),
+                    parts: Default::default(),
+                    template: Default::default(),
                 }
             }
         }
@@ -138,8 +121,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum WidgetSpecColour {
         #[serde(rename = "red")]
@@ -150,14 +133,14 @@ pub mod v1 {
         Blue,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for WidgetSpecColour {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for WidgetSpecColour {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
@@ -165,7 +148,7 @@ pub mod v1 {
                         "red" => Self::Red,
                         "green" => Self::Green,
                         "blue" => Self::Blue,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -177,15 +160,15 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct WidgetSpecParts {
         #[schema(pattern = "^[a-z][-a-z0-9]*$")]
-        pub name: ::std::string::String,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub count: ::std::option::Option<i64>,
+        pub name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub count: Option<i64>,
     }
 
     #[derive(
@@ -193,33 +176,24 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct WidgetSpecTemplate {
-        #[serde(
-            rename = "apiVersion",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
+        #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
         #[schema(skip)]
-        pub api_version: ::std::option::Option<::std::string::String>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub api_version: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(skip)]
-        pub kind: ::std::option::Option<::std::string::String>,
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub kind: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(skip)]
-        pub metadata: ::std::option::Option<
-            ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-        >,
+        pub metadata: Option<ObjectMeta>,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
         #[serde(flatten)]
-        pub additional_properties: ::std::collections::BTreeMap<
-            ::std::string::String,
-            ::serde_json::Value,
-        >,
+        pub additional_properties: BTreeMap<String, serde_json::Value>,
     }
 
     #[derive(
@@ -227,13 +201,13 @@ pub mod v1 {
         Debug,
         Default,
         PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        Deserialize,
+        CustomResourceSchema
     )]
     pub struct WidgetStatus {
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub ready: ::std::option::Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub ready: Option<bool>,
     }
 }
 

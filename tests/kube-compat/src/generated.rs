@@ -2,15 +2,14 @@
 
 pub mod v1 {
     //! Version `v1` of `databases.example.com`: the resource is [`Database`].
+    use crd_schema::CustomResourceSchema;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    use serde::{Deserialize, Deserializer, Serialize};
+    use std::collections::BTreeMap;
+
     /// A managed database.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(
         group = "example.com",
         version = "v1",
@@ -46,33 +45,26 @@ pub mod v1 {
     pub struct Database {
         /// APIVersion defines the versioned schema of this representation of an object.
         #[serde(rename = "apiVersion")]
-        pub api_version: ::std::string::String,
+        pub api_version: String,
         /// Kind is a string value representing the REST resource this object represents.
-        pub kind: ::std::string::String,
+        pub kind: String,
         #[serde(default)]
-        pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        pub metadata: ObjectMeta,
         /// What the user asks for.
         pub spec: DatabaseSpec,
         /// What the operator observed.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<DatabaseStatus>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub status: Option<DatabaseStatus>,
     }
 
     /// What the user asks for.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct DatabaseSpec {
         /// The database engine.
         pub engine: DatabaseSpecEngine,
         /// The engine version, `major.minor`.
         #[schema(max_length = 16, pattern = "^[0-9]+\\.[0-9]+$")]
-        pub version: ::std::string::String,
+        pub version: String,
         /// How many replicas to run.
         #[serde(
             default = "DatabaseSpec::default_replicas",
@@ -81,15 +73,13 @@ pub mod v1 {
         #[schema(default = 1, maximum = 9, minimum = 1)]
         pub replicas: i32,
         /// The volume size of each replica.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             pattern = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
         )]
-        pub storage: ::std::option::Option<
-            ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
-        >,
+        pub storage: Option<IntOrString>,
         /// When to take backups; none when absent.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             one_of(
                 schema(
@@ -102,26 +92,24 @@ pub mod v1 {
                 )
             )
         )]
-        pub backup: ::std::option::Option<DatabaseSpecBackup>,
+        pub backup: Option<DatabaseSpecBackup>,
         /// Engine parameters, passed through unchanged.
         #[serde(
             default,
             deserialize_with = "::crd_schema::__private::option_map_without_nulls",
-            skip_serializing_if = "::std::option::Option::is_none"
+            skip_serializing_if = "Option::is_none"
         )]
         #[schema(max_properties = 64, values(max_length = 256))]
-        pub parameters: ::std::option::Option<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        pub parameters: Option<BTreeMap<String, String>>,
         /// Users to create, by name.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(
             max_items = 32,
             list_map_keys = ["name"],
             list_type = "map",
             items(description = "A database user.")
         )]
-        pub users: ::std::option::Option<::std::vec::Vec<DatabaseSpecUsers>>,
+        pub users: Option<Vec<DatabaseSpecUsers>>,
     }
 
     const _: () = {
@@ -130,11 +118,9 @@ pub mod v1 {
                 1
             }
 
-            fn deserialize_replicas<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<i32, D::Error>
+            fn deserialize_replicas<'de, D>(deserializer: D) -> Result<i32, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_replicas)
             }
@@ -150,8 +136,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum DatabaseSpecEngine {
         #[serde(rename = "postgres")]
@@ -160,21 +146,21 @@ pub mod v1 {
         Mysql,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for DatabaseSpecEngine {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for DatabaseSpecEngine {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "postgres" => Self::Postgres,
                         "mysql" => Self::Mysql,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -182,24 +168,17 @@ pub mod v1 {
     };
 
     /// When to take backups; none when absent.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct DatabaseSpecBackup {
         pub r#type: DatabaseSpecBackupType,
         /// A cron expression (`0 3 * * *`).
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(min_length = 9)]
-        pub schedule: ::std::option::Option<::std::string::String>,
+        pub schedule: Option<String>,
         /// Hours between backups.
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(maximum = 168, minimum = 1)]
-        pub hours: ::std::option::Option<i32>,
+        pub hours: Option<i32>,
     }
 
     #[derive(
@@ -210,8 +189,8 @@ pub mod v1 {
         Hash,
         PartialOrd,
         Ord,
-        ::serde::Serialize,
-        ::crd_schema::CustomResourceSchema
+        Serialize,
+        CustomResourceSchema
     )]
     pub enum DatabaseSpecBackupType {
         #[serde(rename = "cron")]
@@ -220,21 +199,21 @@ pub mod v1 {
         Interval,
         /// A value this version of the schema does not list.
         #[serde(untagged)]
-        Unknown(::std::string::String),
+        Unknown(String),
     }
 
     const _: () = {
-        impl<'de> ::serde::Deserialize<'de> for DatabaseSpecBackupType {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        impl<'de> Deserialize<'de> for DatabaseSpecBackupType {
+            fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::string_enum(
                     deserializer,
                     |value| match value {
                         "cron" => Self::Cron,
                         "interval" => Self::Interval,
-                        _ => Self::Unknown(::std::string::String::from(value)),
+                        _ => Self::Unknown(String::from(value)),
                     },
                 )
             }
@@ -242,18 +221,11 @@ pub mod v1 {
     };
 
     /// A database user.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct DatabaseSpecUsers {
         /// The user name.
         #[schema(pattern = "^[a-z][a-z0-9_]*$")]
-        pub name: ::std::string::String,
+        pub name: String,
         /// Whether the user may change the schema.
         #[serde(
             default = "DatabaseSpecUsers::default_admin",
@@ -269,20 +241,18 @@ pub mod v1 {
                 false
             }
 
-            fn deserialize_admin<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<bool, D::Error>
+            fn deserialize_admin<'de, D>(deserializer: D) -> Result<bool, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_admin)
             }
         }
 
-        impl ::std::default::Default for DatabaseSpecUsers {
+        impl Default for DatabaseSpecUsers {
             fn default() -> Self {
                 Self {
-                    name: ::std::default::Default::default(),
+                    name: Default::default(),
                     admin: Self::default_admin(),
                 }
             }
@@ -290,14 +260,7 @@ pub mod v1 {
     };
 
     /// What the operator observed.
-    #[derive(
-        Clone,
-        Debug,
-        PartialEq,
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::crd_schema::CustomResourceSchema
-    )]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     pub struct DatabaseStatus {
         /// Replicas that are running.
         #[serde(
@@ -321,11 +284,9 @@ pub mod v1 {
                 0
             }
 
-            fn deserialize_replicas<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<i32, D::Error>
+            fn deserialize_replicas<'de, D>(deserializer: D) -> Result<i32, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_replicas)
             }
@@ -334,17 +295,15 @@ pub mod v1 {
                 false
             }
 
-            fn deserialize_ready<'de, D>(
-                deserializer: D,
-            ) -> ::std::result::Result<bool, D::Error>
+            fn deserialize_ready<'de, D>(deserializer: D) -> Result<bool, D::Error>
             where
-                D: ::serde::Deserializer<'de>,
+                D: Deserializer<'de>,
             {
                 ::crd_schema::__private::null_as(deserializer, Self::default_ready)
             }
         }
 
-        impl ::std::default::Default for DatabaseStatus {
+        impl Default for DatabaseStatus {
             fn default() -> Self {
                 Self {
                     replicas: Self::default_replicas(),

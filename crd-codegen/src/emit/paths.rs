@@ -1,0 +1,262 @@
+//! Short paths: the emitters write every path in full
+//! (`::std::option::Option`), then each version module gets a `use` block
+//! and the short names (`Option`, `BTreeMap`, `Serialize`) wherever the
+//! module does not define a type of that name itself. A name a module
+//! defines (a kind called `Value` or `Result`) keeps its full path there,
+//! so a short path never resolves to the wrong item.
+//!
+//! The rewrite works on tokens, so string literals are left alone, except
+//! the values of serde's path attributes (`skip_serializing_if =
+//! "::std::option::Option::is_none"`), which name the same paths.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+use quote::quote;
+
+/// A full path and how it is written when it can be short.
+struct Short {
+    /// The segments of the full path after its leading `::`.
+    full: Vec<String>,
+    /// What it becomes: `Option`, or `serde_json::Value` (a path that needs
+    /// no `use`).
+    short: Vec<String>,
+    /// The `use` it needs, if any (the full path without its leading `::`).
+    import: bool,
+}
+
+/// Serde attribute keys whose string values are paths.
+const SERDE_PATH_KEYS: &[&str] = &["skip_serializing_if", "default", "deserialize_with", "serialize_with", "with"];
+
+/// The paths to shorten, given the configured `crd-schema` and
+/// `k8s-openapi` paths (as written, `::crd_schema`). A configured path
+/// without a leading `::` is relative and is left as it is.
+fn table(crd_schema: &str, k8s: &str) -> Vec<Short> {
+    let prelude = |full: &str| {
+        let full: Vec<String> = full.split("::").map(str::to_owned).collect();
+        let short = vec![full.last().cloned().unwrap_or_default()];
+        Short { full, short, import: false }
+    };
+    let imported = |full: String| {
+        let full: Vec<String> = full.split("::").map(str::to_owned).collect();
+        let short = vec![full.last().cloned().unwrap_or_default()];
+        Short { full, short, import: true }
+    };
+    let mut out = vec![
+        prelude("std::option::Option"),
+        prelude("std::string::String"),
+        prelude("std::vec::Vec"),
+        prelude("std::boxed::Box"),
+        prelude("std::default::Default"),
+        prelude("std::result::Result"),
+        imported("std::collections::BTreeMap".to_owned()),
+        imported("serde::Serialize".to_owned()),
+        imported("serde::Deserialize".to_owned()),
+        imported("serde::Deserializer".to_owned()),
+        Short {
+            full: vec!["serde_json".into(), "Value".into()],
+            short: vec!["serde_json".into(), "Value".into()],
+            import: false,
+        },
+    ];
+    if let Some(crd_schema) = crd_schema.strip_prefix("::") {
+        out.push(imported(format!("{crd_schema}::CustomResourceSchema")));
+    }
+    if let Some(k8s) = k8s.strip_prefix("::") {
+        out.push(imported(format!("{k8s}::Resource")));
+        out.push(imported(format!("{k8s}::apimachinery::pkg::apis::meta::v1::ObjectMeta")));
+        out.push(imported(format!("{k8s}::apimachinery::pkg::util::intstr::IntOrString")));
+    }
+    out
+}
+
+/// `items` (a version module's body) with short paths, preceded by the
+/// `use` block they need. `defined` are the type names the module
+/// defines.
+pub fn shorten(items: TokenStream, defined: &BTreeSet<&str>, crd_schema: &str, k8s: &str) -> TokenStream {
+    let table: Vec<Short> = table(crd_schema, k8s)
+        .into_iter()
+        .filter(|s| s.short.len() > 1 || !s.short.iter().any(|n| defined.contains(n.as_str())))
+        .collect();
+    let mut used = vec![false; table.len()];
+    let body = rewrite(items, &table, &mut used);
+    // `use` lines grouped by parent (`use serde::{Deserialize, Serialize};`),
+    // sorted as rustfmt sorts them.
+    let mut groups: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    for (short, _) in table.iter().zip(&used).filter(|(s, used)| **used && s.import) {
+        let (name, parent) = short.full.split_last().expect("paths have segments");
+        groups.entry(parent.to_vec()).or_default().insert(name.clone());
+    }
+    let uses = groups.into_iter().map(|(parent, names)| {
+        let parent = parent.iter().map(|s| Ident::new(s, Span::call_site()));
+        let names: Vec<Ident> = names.iter().map(|s| Ident::new(s, Span::call_site())).collect();
+        if let [name] = names.as_slice() {
+            quote!(use #(#parent::)*#name;)
+        } else {
+            quote!(use #(#parent::)*{#(#names),*};)
+        }
+    });
+    quote!(#(#uses)* #body)
+}
+
+fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let matched = if continues_path(&tokens[..i]) {
+            None
+        } else {
+            table.iter().enumerate().find_map(|(n, s)| matches_at(&tokens[i..], &s.full).map(|len| (n, len)))
+        };
+        if let Some((n, len)) = matched {
+            used[n] = true;
+            out.extend(path_tokens(&table[n].short));
+            i += len;
+            continue;
+        }
+        match &tokens[i] {
+            TokenTree::Group(group) => {
+                let mut inner = Group::new(group.delimiter(), rewrite(group.stream(), table, used));
+                inner.set_span(group.span());
+                out.push(TokenTree::Group(inner));
+            }
+            TokenTree::Literal(literal) if is_serde_path_value(&tokens[..i]) => {
+                out.push(TokenTree::Literal(shorten_literal(literal, table, used)));
+            }
+            other => out.push(other.clone()),
+        }
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// Whether a `::` after `before` would continue a path (`a::std::...`,
+/// `x::::std`) rather than start one (`a: ::std::...`, `as ::std::...`).
+fn continues_path(before: &[TokenTree]) -> bool {
+    /// Keywords a path may follow.
+    const KEYWORDS: &[&str] = &[
+        "as", "impl", "for", "dyn", "where", "in", "return", "mut", "ref", "pub", "const", "static", "let", "else",
+        "move", "match", "if", "while", "break", "unsafe", "async", "type",
+    ];
+    match before {
+        [.., TokenTree::Ident(ident)] => !KEYWORDS.iter().any(|k| ident == k),
+        [.., TokenTree::Punct(a), TokenTree::Punct(b)] => {
+            a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':'
+        }
+        _ => false,
+    }
+}
+
+fn is_colon(token: &TokenTree) -> bool {
+    matches!(token, TokenTree::Punct(p) if p.as_char() == ':')
+}
+
+/// The number of tokens of `::a::b::c` at the start of `tokens` when they
+/// spell `full`.
+fn matches_at(tokens: &[TokenTree], full: &[String]) -> Option<usize> {
+    let mut at = 0;
+    for segment in full {
+        for _ in 0..2 {
+            if !is_colon(tokens.get(at)?) {
+                return None;
+            }
+            at += 1;
+        }
+        match tokens.get(at)? {
+            TokenTree::Ident(ident) if ident == segment => at += 1,
+            _ => return None,
+        }
+    }
+    Some(at)
+}
+
+fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
+    let mut out = Vec::new();
+    for (i, segment) in segments.iter().enumerate() {
+        if i > 0 {
+            out.push(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
+            out.push(TokenTree::Punct(Punct::new(':', Spacing::Alone)));
+        }
+        out.push(TokenTree::Ident(Ident::new(segment, Span::call_site())));
+    }
+    out
+}
+
+/// Whether the next token is the value of `key = ` for a serde path key.
+fn is_serde_path_value(before: &[TokenTree]) -> bool {
+    match before {
+        [.., TokenTree::Ident(key), TokenTree::Punct(eq)] => {
+            eq.as_char() == '=' && SERDE_PATH_KEYS.iter().any(|k| key == k)
+        }
+        _ => false,
+    }
+}
+
+/// A serde path string (`"::std::option::Option::is_none"`) with its
+/// path shortened like the code around it.
+fn shorten_literal(literal: &Literal, table: &[Short], used: &mut [bool]) -> Literal {
+    let Ok(syn::Lit::Str(text)) = syn::parse2::<syn::Lit>(TokenTree::Literal(literal.clone()).into()) else {
+        return literal.clone();
+    };
+    let value = text.value();
+    for (n, short) in table.iter().enumerate() {
+        let full = format!("::{}::", short.full.join("::"));
+        if let Some(rest) = value.strip_prefix(&full) {
+            used[n] = true;
+            let mut out = Literal::string(&format!("{}::{rest}", short.short.join("::")));
+            out.set_span(literal.span());
+            return out;
+        }
+    }
+    literal.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn short(code: TokenStream, defined: &[&str]) -> String {
+        shorten(code, &defined.iter().copied().collect(), "::crd_schema", "::k8s_openapi").to_string()
+    }
+
+    #[test]
+    fn paths_become_short_with_the_uses_they_need() {
+        let code = quote! {
+            #[derive(::serde::Serialize, ::serde::Deserialize, ::crd_schema::CustomResourceSchema)]
+            pub struct A {
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub a: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>>,
+            }
+        };
+        let text = short(code, &["A"]);
+        assert!(text.starts_with("use crd_schema :: CustomResourceSchema ; use serde :: { Deserialize , Serialize } ; use std :: collections :: BTreeMap ;"), "{text}");
+        assert!(text.contains("skip_serializing_if = \"Option::is_none\""), "{text}");
+        assert!(text.contains("pub a : Option < BTreeMap < String , serde_json :: Value >>"), "{text}");
+    }
+
+    #[test]
+    fn a_name_the_module_defines_keeps_its_full_path() {
+        let code = quote! {
+            pub struct Result { pub a: ::std::result::Result<i32, i32>, pub b: ::std::option::Option<i32> }
+            pub struct Value { #[serde(skip_serializing_if = "::std::option::Option::is_none")] pub c: i32 }
+        };
+        let text = short(code, &["Result", "Value"]);
+        assert!(text.contains(":: std :: result :: Result < i32 , i32 >"), "{text}");
+        assert!(text.contains("pub b : Option < i32 >"), "{text}");
+        assert!(!text.contains("use "), "{text}");
+    }
+
+    #[test]
+    fn descriptions_and_longer_paths_are_left_alone() {
+        let code = quote! {
+            #[doc = "::std::option::Option"]
+            #[schema(description = "::std::option::Option::is_none")]
+            pub struct A { pub a: other::std::string::String }
+        };
+        let text = short(code, &["A"]);
+        assert!(text.contains("\"::std::option::Option\""), "{text}");
+        assert!(text.contains("description = \"::std::option::Option::is_none\""), "{text}");
+        assert!(text.contains("other :: std :: string :: String"), "{text}");
+    }
+}
