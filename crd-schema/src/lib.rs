@@ -1,20 +1,36 @@
 //! Kubernetes structural schemas: the model and the API server's algorithms
 //! over it.
 //!
-//! Entry points:
-//! - [`crd::load`] / [`crd::parse_source`]: read CRDs (apiextensions.k8s.io
-//!   v1 and v1beta1) from YAML or JSON files and directories;
-//! - [`wire::JSONSchemaProps`]: every keyword of a CRD schema, as written;
-//! - [`structural`]: conversion to the structural form and its invariants;
-//! - [`validation`]: what the API server checks about a CRD's schemas;
-//! - [`pipeline`]: what the API server does to a custom resource between the
-//!   request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
-//! - [`value_validation`] and [`listtype`]: validation of objects against a
-//!   schema; [`resource`]: every check the API server runs on a custom
-//!   resource when it is created or updated;
+//! Without features, this crate is what generated and derived code needs:
 //! - [`schema`]: Rust types → structural schemas and CRD manifests
 //!   (`#[derive(CustomResourceSchema)]` with feature `derive`);
+//! - [`typed`]: decoding into generated types with the API server's pruning
+//!   and defaulting, and errors that name the path;
 //! - [`limits`]: bounds on input size and shape, for every reader.
+//!
+#![cfg_attr(
+    feature = "engine",
+    doc = "With feature `engine`, the API server's algorithms:
+- [`crd::load`] / [`crd::parse_source`]: read CRDs (apiextensions.k8s.io
+  v1 and v1beta1) from YAML or JSON files and directories;
+- [`wire::JSONSchemaProps`]: every keyword of a CRD schema, as written;
+- [`structural`]: conversion to the structural form and its invariants;
+- [`validation`]: what the API server checks about a CRD's schemas;
+- [`pipeline`]: what the API server does to a custom resource between the
+  request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
+- [`value_validation`] and [`listtype`]: validation of objects against a
+  schema; [`resource`]: every check the API server runs on a custom
+  resource when it is created or updated.
+"
+)]
+#![cfg_attr(
+    not(feature = "engine"),
+    doc = "Feature `engine` adds the API server's algorithms: the CRD readers
+(`crd`, `wire`), structural checks (`structural`, `validation`), pruning,
+defaulting, value validation and OpenAPI publishing (`pipeline`,
+`resource`); feature `cel` adds CEL rules.
+"
+)]
 //!
 //! Error policy: problems found in schemas are data ([`field::FieldError`],
 //! rendered byte-for-byte as Kubernetes renders them); only operational

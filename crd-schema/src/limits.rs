@@ -1,8 +1,8 @@
 //! Bounds on what the readers accept, so that hostile input fails fast with
 //! a clear error instead of exhausting memory, stack or time.
 //!
-//! [`Limits`] is passed to the `*_with` readers ([`crate::yaml::parse_documents_with`],
-//! [`crate::crd::load_with`], ...); the plain readers use
+//! [`Limits`] is passed to the `*_with` readers of feature `engine`
+//! (`yaml::parse_documents_with`, `crd::load_with`, ...); the plain readers use
 //! [`Limits::default()`]. A breach is an [`Error::Limit`] naming the file,
 //! the position where known, the limit and its value.
 //!

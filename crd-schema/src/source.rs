@@ -1,6 +1,5 @@
 //! Positions in source texts, shared by the errors of every reader (the
-//! readers themselves are [`crate::yaml`] and [`crate::crd`], feature
-//! `engine`).
+//! readers themselves are `yaml` and `crd`, feature `engine`).
 
 use std::fmt;
 

@@ -61,7 +61,7 @@ pub trait CustomResourceSchema {
 
     /// The CRD this type is the root of (`#[crd(...)]` types: the derive
     /// returns [`CustomResource::crd_manifest`]); `None` for every other type.
-    /// [`validate`](Self::validate) uses it to check a root as a resource.
+    /// `validate` (feature `engine`) uses it to check a root as a resource.
     fn root_crd() -> Option<CrdManifest> {
         None
     }
