@@ -327,6 +327,24 @@ struct Output {
     projects: BTreeMap<String, Vec<(String, String)>>,
 }
 
+/// A fresh crate `dir/name` outside the workspace, with `lib` as its
+/// `src/lib.rs` and the workspace's `Cargo.lock`, so that dependencies it
+/// shares with the workspace have the same versions.
+pub fn fresh_crate(dir: &Path, name: &str, dependencies: &str, lib: &str) -> Result<PathBuf> {
+    let dir = dir.join(name);
+    std::fs::create_dir_all(dir.join("src"))?;
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [workspace]\n\n[dependencies]\n{dependencies}"
+        ),
+    )?;
+    std::fs::copy(workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).context("copying Cargo.lock")?;
+    std::fs::write(dir.join("src/lib.rs"), lib)?;
+    Ok(dir)
+}
+
 /// Times of compiling one tool's generated code.
 struct Compiled {
     check: Duration,
@@ -337,21 +355,14 @@ struct Compiled {
 
 impl Output {
     fn write_crate(&self, name: &str, dependencies: &str, modules: &[(String, String)]) -> Result<PathBuf> {
-        let dir = self.dir.join(name);
-        std::fs::create_dir_all(dir.join("src"))?;
-        std::fs::write(
-            dir.join("Cargo.toml"),
-            format!(
-                "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{dependencies}"
-            ),
-        )?;
-        std::fs::copy(workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).context("copying Cargo.lock")?;
         let mut lib = String::from("#![allow(warnings, clippy::all)]\n");
-        for (module, text) in modules {
-            std::fs::write(dir.join("src").join(format!("{module}.rs")), text)?;
+        for (module, _) in modules {
             writeln!(lib, "pub mod {module};")?;
         }
-        std::fs::write(dir.join("src/lib.rs"), lib)?;
+        let dir = fresh_crate(&self.dir, name, dependencies, &lib)?;
+        for (module, text) in modules {
+            std::fs::write(dir.join("src").join(format!("{module}.rs")), text)?;
+        }
         Ok(dir)
     }
 

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::bench::{PEAK_FILE, Target, human, kopium, ratio, version_of};
+use crate::bench::{PEAK_FILE, Target, fresh_crate, human, kopium, ratio, version_of};
 use crate::{cargo, workspace_root};
 
 /// The markers around this half's section of `docs/benchmarks.md`.
@@ -56,18 +56,7 @@ struct Build {
 
 impl Fresh {
     fn write(root: &Path, name: &'static str, dependencies: &str, lib: &str) -> Result<Self> {
-        let dir = root.join(name);
-        std::fs::create_dir_all(dir.join("src"))?;
-        std::fs::write(
-            dir.join("Cargo.toml"),
-            format!(
-                "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-                 [workspace]\n\n[dependencies]\n{dependencies}"
-            ),
-        )?;
-        std::fs::copy(workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).context("copying Cargo.lock")?;
-        std::fs::write(dir.join("src/lib.rs"), lib)?;
-        Ok(Self { name, dir })
+        Ok(Self { name, dir: fresh_crate(root, name, dependencies, lib)? })
     }
 
     /// `cargo build -j jobs` from an empty target directory.
