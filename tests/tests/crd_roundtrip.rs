@@ -30,12 +30,12 @@ fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/crds")
 }
 
-/// The corpus's v1 CRDs by `metadata.name`.
-fn originals() -> BTreeMap<String, Value> {
+/// The v1 CRDs of the files under `dir` by `metadata.name`.
+fn originals(dir: &std::path::Path) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
-    for file in crd_schema::crd::manifest_files(&corpus()) {
-        let file = file.expect("corpus file");
-        let (_, _, documents) = crd_schema::crd::read_documents(&file).expect("corpus file reads");
+    for file in crd_schema::crd::manifest_files(dir) {
+        let file = file.expect("CRD file");
+        let (_, _, documents) = crd_schema::crd::read_documents(&file).expect("CRD file reads");
         for doc in documents {
             if doc.value.get("apiVersion").and_then(Value::as_str) == Some("apiextensions.k8s.io/v1") {
                 let name = doc.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -46,13 +46,12 @@ fn originals() -> BTreeMap<String, Value> {
     out
 }
 
-#[test]
-fn derived_crds_equal_the_corpus() {
-    let originals = originals();
-    let derived: Vec<(&str, CrdManifest)> = CRATES.iter().flat_map(|crds| crds()).collect();
+/// The first difference of each derived CRD from its original, and how
+/// many had an original to compare with.
+fn differences(originals: &BTreeMap<String, Value>, derived: &[(&str, CrdManifest)]) -> (Vec<String>, usize) {
     let mut failures = Vec::new();
     let mut compared = 0;
-    for (file, manifest) in &derived {
+    for (file, manifest) in derived {
         let name = &manifest.metadata.name;
         let Some(original) = originals.get(name) else { continue };
         compared += 1;
@@ -62,9 +61,37 @@ fn derived_crds_equal_the_corpus() {
             failures.push(format!("{file} ({name}): differs at {path}: original {} rebuilt {}", at(&want), at(&got)));
         }
     }
+    (failures, compared)
+}
+
+#[test]
+fn derived_crds_equal_the_corpus() {
+    let originals = originals(&corpus());
+    let derived: Vec<(&str, CrdManifest)> = CRATES.iter().flat_map(|crds| crds()).collect();
+    let (failures, compared) = differences(&originals, &derived);
     println!("I3: {compared} corpus v1 CRDs compared, {} differ", failures.len());
     assert_eq!(compared, originals.len(), "every corpus v1 CRD has generated types");
     assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// I3 and I4 on the repository's hostile CRDs (tests/hostile-crds): names
+/// and keywords in unusual but legal places (`required` on an array,
+/// `items` and `enum` on an object, preservation on an array of bare
+/// objects, a float64 bound beyond 2^53) come back as they were, and the
+/// rebuilt CRDs pass `crd check`.
+#[test]
+fn hostile_crds_survive_the_round_trip() {
+    let originals = originals(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("hostile-crds"));
+    let derived = generated_hostile::crds();
+    let (failures, compared) = differences(&originals, &derived);
+    assert_eq!(compared, originals.len(), "every hostile CRD has generated types");
+    assert!(compared >= 2, "{compared}");
+    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
+    for (_, manifest) in derived.iter().filter(|(_, m)| originals.contains_key(&m.metadata.name)) {
+        if let Err(report) = crd_tests::check_derived(manifest) {
+            panic!("{}: {report}", manifest.metadata.name);
+        }
+    }
 }
 
 #[test]

@@ -108,7 +108,8 @@ fn every_keyword_lands_where_it_belongs() {
                 "type": "integer", "format": "int32", "description": "How many.\n\nAt least one.",
                 "minimum": 1, "maximum": 10, "exclusiveMaximum": true, "multipleOf": 1,
             },
-            "ratio": {"type": "number", "minimum": -1.5, "maximum": 2500.0, "exclusiveMinimum": false, "multipleOf": 0.5},
+            // `2.5e3` is a float64 bound, written as Go writes it.
+            "ratio": {"type": "number", "minimum": -1.5, "maximum": 2500, "exclusiveMinimum": false, "multipleOf": 0.5},
             "name": {
                 "type": "string", "description": "explicit", "title": "t", "format": "hostname",
                 "minLength": 1, "maxLength": 63, "pattern": "^[a-z]+$",
@@ -747,4 +748,36 @@ fn serde_other_opens_the_tag_and_skipped_variants_are_absent() {
         "oneOf": [{"required": ["Data"]}],
     });
     assert_eq!(schema::<WithSkipped>(), expected);
+}
+
+/// Keywords in unusual but legal places (issue 19's classes): the node's
+/// own `required` list beside the field's `required` flag, `items` and a
+/// non-scalar `enum` on an object, preservation removed from items, and a
+/// float64 bound written as Go writes it.
+#[derive(Serialize, Deserialize, CustomResourceSchema)]
+struct Odd {
+    #[schema(required, required = ["authority", "weight"])]
+    weights: Option<Vec<String>>,
+    #[schema(items(type_ = "string"), enum_values_json = r#"[{"a": "x"}]"#)]
+    object: Port,
+    #[schema(preserve_unknown_fields, items(type_ = "object", preserve_unknown_fields = false))]
+    preserved: Vec<Value>,
+    #[schema(maximum = 9223372036854775000.0, minimum = 0.5)]
+    big: i64,
+}
+
+#[test]
+fn keywords_in_unusual_places_are_kept() {
+    let odd = schema::<Odd>();
+    let properties = &odd["properties"];
+    assert_eq!(properties["weights"]["required"], json!(["authority", "weight"]));
+    assert_eq!(odd["required"], json!(["weights", "object", "preserved", "big"]));
+    assert_eq!(properties["object"]["items"], json!({"type": "string"}));
+    assert_eq!(properties["object"]["enum"], json!([{"a": "x"}]));
+    assert_eq!(
+        properties["preserved"],
+        json!({"type": "array", "x-kubernetes-preserve-unknown-fields": true, "items": {"type": "object"}})
+    );
+    assert_eq!(properties["big"]["maximum"].to_string(), "9223372036854775000");
+    assert_eq!(properties["big"]["minimum"], json!(0.5));
 }

@@ -229,6 +229,10 @@ fn keyword(key: &str, value: &Value) -> Option<TokenStream> {
         "x-kubernetes-list-type" => simple("list_type"),
         "x-kubernetes-list-map-keys" => simple("list_map_keys"),
         "x-kubernetes-map-type" => simple("map_type"),
+        // Members that are lists or objects have no Rust literal.
+        "enum" if value.as_array().is_some_and(|members| members.iter().any(|m| m.is_array() || m.is_object())) => {
+            simple_json(&ident("enum_values_json"), value)
+        }
         "enum" => simple("enum_values"),
         "required" => simple("required"),
         // A whole float keeps its fraction as JSON (`3.0`): the API server
@@ -381,6 +385,9 @@ mod tests {
         // came back as `3`, which `multipleOf: 0.5` rejects.
         assert_eq!(args(json!({"default": 3.0, "multipleOf": 0.5})), r#"default_json = "3.0" , multiple_of = 0.5"#);
         assert_eq!(args(json!({"default": 3})), "default = 3");
+        assert_eq!(args(json!({"enum": ["a", 1]})), r#"enum_values = ["a" , 1]"#);
+        assert_eq!(args(json!({"enum": [{"a": "x"}]})), r#"enum_values_json = "[{\"a\":\"x\"}]""#);
+        assert_eq!(args(json!({"required": ["a"]})), r#"required = ["a"]"#);
         assert_eq!(args(json!({"items": {"maxLength": 3}})), "items (max_length = 3)");
         // Found by the random schemas (tests/random-schemas): a `null` in
         // an enum came back as the string "null".

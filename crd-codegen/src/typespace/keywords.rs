@@ -55,7 +55,7 @@ pub(super) fn type_keywords(wire: &Value, doc: &str, flatten_in_schema: bool) ->
         given.insert("description".to_owned(), Value::String(doc));
     }
     let mut out = Map::new();
-    for (key, value) in own_keywords(wire, true) {
+    for (key, value) in own_keywords(wire, true, None) {
         if given.get(&key) != Some(&value) {
             out.insert(key, value);
         }
@@ -78,17 +78,24 @@ pub fn derived_description(description: &str) -> String {
 /// recursing into items and map values.
 fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String, Value>) -> Map<String, Value> {
     let structural_object = matches!(named(space, ty), Some(TypeKind::Struct(_)));
+    let child = match strip_option(ty) {
+        TypeRef::Vec(item) => Some(("items", item.as_ref())),
+        TypeRef::Map(value) => Some(("additionalProperties", value.as_ref())),
+        _ => None,
+    };
     let mut out = Map::new();
-    for (key, value) in own_keywords(wire, structural_object) {
+    for (key, value) in own_keywords(wire, structural_object, child.map(|(key, _)| key)) {
         if given.get(&key) != Some(&value) {
             out.insert(key, value);
         }
     }
-    let (child_key, child_ty) = match strip_option(ty) {
-        TypeRef::Vec(item) => ("items", item.as_ref()),
-        TypeRef::Map(value) => ("additionalProperties", value.as_ref()),
-        _ => return out,
-    };
+    // A flag the type gives that the node does not have: `false` removes
+    // it (the items of a preserving array are `Value`s, which preserve).
+    let preserve = "x-kubernetes-preserve-unknown-fields";
+    if given.get(preserve) == Some(&Value::Bool(true)) && wire.get(preserve).is_none() {
+        out.insert(preserve.to_owned(), Value::Bool(false));
+    }
+    let Some((child_key, child_ty)) = child else { return out };
     if let Some(child) = wire.get(child_key).filter(|c| c.is_object()) {
         let nested = difference(space, child, child_ty, &given_child(given, child_key));
         if !nested.is_empty() {
@@ -105,15 +112,16 @@ fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
     }
 }
 
-/// The keywords of a node without its children (`items`,
-/// `additionalProperties` schemas) and, for nodes that become structs, the
-/// `properties` and `required` the struct's fields give.
-fn own_keywords(wire: &Value, structural_object: bool) -> Map<String, Value> {
+/// The keywords of a node without the child its type handles (`items` of
+/// a `Vec`, `additionalProperties` of a map, compared child by child) and,
+/// for nodes that become structs, the `properties` and `required` the
+/// struct's fields give. Any other `items` (on an object, which the API
+/// server accepts) is a keyword like the rest.
+fn own_keywords(wire: &Value, structural_object: bool, child: Option<&str>) -> Map<String, Value> {
     let Some(node) = wire.as_object() else { return Map::new() };
     node.iter()
         .filter(|(key, value)| match key.as_str() {
-            "items" => !value.is_object(),
-            "additionalProperties" => !value.is_object(),
+            "items" | "additionalProperties" => !(value.is_object() && child == Some(key.as_str())),
             "properties" | "required" => !structural_object,
             _ => true,
         })

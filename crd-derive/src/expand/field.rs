@@ -108,7 +108,7 @@ fn default(paths: &Paths, field: &Field<'_>, cx: FieldContext<'_>) -> Option<Tok
 /// root's apiVersion/kind/metadata, a defaulted or a flattened field; otherwise
 /// unless the type is optional.
 pub fn required(paths: &Paths, field: &Field<'_>, cx: FieldContext<'_>) -> TokenStream {
-    if field.schema.has("required") {
+    if field.schema.required_flag {
         return quote!(true);
     }
     if cx.is_root_meta(field) {

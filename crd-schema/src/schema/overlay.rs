@@ -10,6 +10,9 @@ use super::Schema;
 /// field's attributes refine the schema its type gives. An empty
 /// `description` removes it: the doc comment then documents the Rust item
 /// only (generated code notes a schema that is not structural so).
+/// `x-kubernetes-preserve-unknown-fields: false`, which the API server
+/// refuses ("must be true or undefined"), removes the flag the type gives
+/// (the items of a preserving array hold `serde_json::Value`s).
 pub fn merge(schema: &mut Schema, overlay: &Schema) {
     for (key, value) in overlay {
         match (key.as_str(), schema.get_mut(key), value) {
@@ -18,6 +21,9 @@ pub fn merge(schema: &mut Schema, overlay: &Schema) {
                 rules.extend(more.iter().cloned());
             }
             ("description", _, Value::String(text)) if text.is_empty() => {
+                schema.shift_remove(key);
+            }
+            ("x-kubernetes-preserve-unknown-fields", _, Value::Bool(false)) => {
                 schema.shift_remove(key);
             }
             _ => {
@@ -69,5 +75,13 @@ mod tests {
         let mut schema = object(json!({"type": "string", "description": "From the type."}));
         merge(&mut schema, &object(json!({"description": ""})));
         assert_eq!(Value::Object(schema), json!({"type": "string"}));
+    }
+
+    #[test]
+    fn preserve_false_removes_the_flag() {
+        let mut schema = object(json!({"type": "array", "items": {"x-kubernetes-preserve-unknown-fields": true}}));
+        let overlay = json!({"items": {"type": "object", "x-kubernetes-preserve-unknown-fields": false}});
+        merge(&mut schema, &object(overlay));
+        assert_eq!(Value::Object(schema), json!({"type": "array", "items": {"type": "object"}}));
     }
 }

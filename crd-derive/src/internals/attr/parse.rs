@@ -134,12 +134,35 @@ pub fn int32(input: ParseStream<'_>, key: &Key) -> syn::Result<i32> {
 }
 
 /// `= N` with N an integer or float literal.
+///
+/// These keywords are float64s in Kubernetes: a float is written as Go
+/// writes it ([`go_float`]), so `9223372036854775000.0` stays that number
+/// and does not become `9223372036854774784`.
 pub fn number(input: ParseStream<'_>, key: &Key) -> syn::Result<Json> {
     expect_eq(input, key, "1")?;
     let span = input.span();
     match input.parse::<Lit>() {
-        Ok(lit @ (Lit::Int(_) | Lit::Float(_))) => literal_json(&lit),
+        Ok(Lit::Float(f)) => match f.base10_parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(Json::Number(go_float(v))),
+            _ => Err(syn::Error::new(f.span(), "float out of range: schemas hold finite float64 values")),
+        },
+        Ok(lit @ Lit::Int(_)) => literal_json(&lit),
         _ => Err(wrong(span, key, "a number", "1")),
+    }
+}
+
+/// A float64 as Go's `encoding/json` writes it: the shortest digits that
+/// read back as `v`, plain from 1e-6 up to 1e21 (`3`, `0.5`,
+/// `9223372036854775000`), in exponent form outside (`1e-7`, `1e+21`).
+pub fn go_float(v: f64) -> String {
+    let abs = v.abs();
+    if abs == 0.0 || (1e-6..1e21).contains(&abs) {
+        return format!("{v}");
+    }
+    let text = format!("{v:e}");
+    match text.split_once('e') {
+        Some((mantissa, exponent)) if !exponent.starts_with('-') => format!("{mantissa}e+{exponent}"),
+        _ => text,
     }
 }
 
@@ -257,4 +280,21 @@ pub fn sub_keys(
         each(name, key, input)
     })?;
     Ok(complete)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_float;
+
+    #[test]
+    fn floats_are_written_as_go_writes_them() {
+        assert_eq!(go_float(9223372036854775000.0), "9223372036854775000");
+        assert_eq!(go_float(3.0), "3");
+        assert_eq!(go_float(0.5), "0.5");
+        assert_eq!(go_float(-1.25), "-1.25");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(1e-7), "1e-7");
+        assert_eq!(go_float(-2.5e300), "-2.5e+300");
+        assert_eq!(go_float(0.0), "0");
+    }
 }

@@ -76,6 +76,7 @@ const KEYS: &[(&str, u8)] = &[
     ("max_properties", ANY),
     ("pattern", ANY),
     ("enum_values", ANY),
+    ("enum_values_json", ANY),
     ("default", NODE),
     ("default_json", NODE),
     ("no_default", FIELD),
@@ -96,7 +97,10 @@ const KEYS: &[(&str, u8)] = &[
     ("example_json", ANY),
     ("external_docs", ANY),
     ("type_", NODE),
-    ("required", FIELD | VALUE),
+    // `required = [...]` is the node's keyword (anywhere: the API server
+    // accepts it on any node, and ignores it on non-objects); bare
+    // `required`, on a field only, lists the field in its object's.
+    ("required", ANY),
     ("property", VALUE),
     ("skip", FIELD | VARIANT),
     ("schema_with", FIELD),
@@ -104,8 +108,9 @@ const KEYS: &[(&str, u8)] = &[
     ("crate", TYPE),
 ];
 
-/// Keys that may be written more than once in one list.
-const REPEATABLE: &[&str] = &["validation", "property"];
+/// Keys that may be written more than once in one list (`required` once
+/// as a flag and once as a list).
+const REPEATABLE: &[&str] = &["validation", "property", "required"];
 
 /// One keyword list (all `#[schema]` attributes of an item together).
 #[derive(Default)]
@@ -122,6 +127,8 @@ pub struct Keywords {
     pub crate_path: Option<syn::Path>,
     /// `list_type = "..."`, as written.
     pub list_type: Option<String>,
+    /// Bare `required` on a field: listed in its object's `required`.
+    pub required_flag: bool,
 }
 
 impl Keywords {
@@ -188,7 +195,7 @@ fn not_allowed(name: &str, place: Place) -> String {
         "crate" => "it belongs on the type",
         "skip" => "it belongs on a field or variant",
         "no_default" | "schema_with" | "schemars" => "it belongs on a field",
-        "required" => "it belongs on a field (or, as `required = [...]`, in a junctor's `schema(...)`)",
+        "required" => "bare, it belongs on a field; `required = [...]` is the node's keyword",
         "property" => "it belongs in a junctor's `schema(...)` or in `not(...)`",
         _ if place == Place::Value => "structural schemas allow only value validations under junctors",
         _ => "see the attribute reference",
@@ -215,11 +222,30 @@ fn keyword(cx: &Ctxt, kw: &mut Keywords, key: &Key, input: ParseStream<'_>, plac
         "enum_values" => Some(Json::Array(parse::list(input, key, "[\"a\", \"b\"]", literal_item)?)),
         "default" => Some(parse::literal(input, key)?),
         "default_json" | "example_json" => Some(parse::json_text(input, key)?),
+        "enum_values_json" => match parse::json_text(input, key)? {
+            list @ Json::Array(_) => Some(list),
+            _ => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    "`enum_values_json` is a JSON list: `enum_values_json = \"[{...}]\"`",
+                ));
+            }
+        },
         "list_type" => Some(list_type(kw, input, key)?),
         "map_type" => Some(Json::String(parse::one_of(input, key, &["granular", "atomic"])?.value())),
         "list_map_keys" => Some(Json::Array(strings(input, key)?)),
         "type_" => Some(Json::String(parse::one_of(input, key, TYPES)?.value())),
-        "required" if place == Place::Value => Some(Json::Array(strings(input, key)?)),
+        "required" if input.peek(Token![=]) => {
+            if !input.peek2(syn::token::Bracket) {
+                let message = "`required` alone marks a field required; `required = [\"a\", \"b\"]` is the \
+                               node's own list of required properties";
+                return Err(syn::Error::new(key.span(), message));
+            }
+            if kw.overlay.get("required").is_some() {
+                return Err(syn::Error::new(key.span(), "duplicate schema attribute `required = [...]`"));
+            }
+            Some(Json::Array(strings(input, key)?))
+        }
         _ => None,
     };
     match json_key {
@@ -243,7 +269,7 @@ fn json_name(name: &str) -> &str {
         "max_items" => "maxItems",
         "min_properties" => "minProperties",
         "max_properties" => "maxProperties",
-        "enum_values" => "enum",
+        "enum_values" | "enum_values_json" => "enum",
         "default_json" => "default",
         "example_json" => "example",
         "preserve_unknown_fields" => "x-kubernetes-preserve-unknown-fields",
@@ -318,6 +344,16 @@ fn structured(cx: &Ctxt, kw: &mut Keywords, key: &Key, input: ParseStream<'_>, p
         "external_docs" => kw.overlay.insert("externalDocs", super::validation::external_docs(cx, input, key)?),
         "schema_with" => kw.schema_with = Some(path_value::<ExprPath>(input, key)?),
         "crate" => kw.crate_path = Some(path_value::<syn::Path>(input, key)?),
+        "required" => {
+            if place != Place::Field {
+                return Err(syn::Error::new(key.span(), not_allowed("required", place)));
+            }
+            if kw.required_flag {
+                return Err(syn::Error::new(key.span(), "duplicate schema attribute `required`"));
+            }
+            kw.required_flag = true;
+            parse::bare(input, key)?;
+        }
         // The flags the expansion reads from `keys`: required, skip,
         // no_default, schemars.
         _ => parse::bare(input, key)?,

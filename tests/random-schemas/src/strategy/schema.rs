@@ -553,8 +553,9 @@ fn cel_typed(schema: &Value) -> bool {
 }
 
 /// Keywords that only document or only validate: `externalDocs`,
-/// `example`, and a value-only junctor that every value the value strategy
-/// draws satisfies.
+/// `example`, a value-only junctor that every value the value strategy
+/// draws satisfies, and a keyword that is legal where it has no effect
+/// ([`odd`]).
 fn extras(node: &Value) -> BoxedStrategy<Map<String, Value>> {
     let type_ = node.get("type").and_then(Value::as_str).unwrap_or_default();
     let required = node.get("required").and_then(|r| r.get(0)).cloned();
@@ -569,15 +570,31 @@ fn extras(node: &Value) -> BoxedStrategy<Map<String, Value>> {
         proptest::option::weighted(0.05, Just(docs)),
         proptest::option::weighted(0.05, value::value(node, Mode::Default)),
         super::maybe(if junctor.is_some() { 0.1 } else { 0.0 }, Just(junctor)),
+        proptest::option::weighted(0.05, Just(odd(node))),
     )
-        .prop_map(|(docs, example, junctor)| {
+        .prop_map(|(docs, example, junctor, odd)| {
             let mut out = Map::new();
             out.extend(docs.map(|d| ("externalDocs".to_owned(), d)));
             out.extend(example.map(|e| ("example".to_owned(), e)));
             out.extend(junctor.flatten().map(|(k, v)| (k.to_owned(), v)));
+            out.extend(odd.flatten().map(|(k, v)| (k.to_owned(), v)));
             out
         })
         .boxed()
+}
+
+/// A keyword the API server accepts where it has no effect, or a value
+/// that needs care to write back: `required` on an array, `items` on an
+/// object, a float64 `maximum` beyond 2^53 on an integer without one.
+fn odd(node: &Value) -> Option<(&'static str, Value)> {
+    match node.get("type").and_then(Value::as_str) {
+        Some("array") => Some(("required", json!(["authority", "weight"]))),
+        Some("object") => Some(("items", json!({"type": "string"}))),
+        Some("integer") if node.get("maximum").is_none() && node.get("format").is_none() => {
+            Some(("maximum", json!(9_223_372_036_854_775_000_u64)))
+        }
+        _ => None,
+    }
 }
 
 /// One or two CEL rules that hold for every value the value strategy draws
