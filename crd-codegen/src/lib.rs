@@ -530,8 +530,10 @@ mod tests {
             .unwrap();
         assert!(code.contains("metadata: k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta"), "{code}");
         assert!(code.contains("use my::crd_schema::CustomResourceSchema;"), "{code}");
-        assert!(code.contains("schemars::JsonSchema"), "{code}");
-        assert!(code.contains("Eq"), "{code}");
+        // The extra derives follow the generator's own, in the order given.
+        let derives: String =
+            code.split("#[derive(").nth(1).and_then(|d| d.split(")]").next()).unwrap().split_whitespace().collect();
+        assert!(derives.ends_with("CustomResourceSchema,Eq,schemars::JsonSchema"), "{derives}");
     }
 
     #[test]
