@@ -505,20 +505,10 @@ fn sorted(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
     entries
 }
 
-/// Go's `%v` of a value decoded by `encoding/json` into `interface{}`:
-/// strings bare, numbers as float64, maps with sorted keys.
+/// Go's `%v` of a value decoded by `encoding/json` into `interface{}`
+/// (every number a float64).
 fn go_v(value: &Value) -> String {
-    match value {
-        Value::Null => "<nil>".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => gofmt::float_v(n.as_f64().unwrap_or(f64::NAN)),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => format!("[{}]", items.iter().map(go_v).collect::<Vec<_>>().join(" ")),
-        Value::Object(map) => {
-            let entries: Vec<String> = sorted(map).into_iter().map(|(k, v)| format!("{k}:{}", go_v(v))).collect();
-            format!("map[{}]", entries.join(" "))
-        }
-    }
+    gofmt::v(value, gofmt::Numbers::Float64)
 }
 
 /// The template's `indent`: `amount` spaces before the text and after each

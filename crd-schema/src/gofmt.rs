@@ -44,6 +44,61 @@ pub fn number_v(n: &Number) -> String {
     }
 }
 
+/// How a JSON number was decoded in Go before `%v` printed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// By the API server's decoder (unstructured objects): integers that
+    /// fit are `int64`, every other number `float64`.
+    Int64OrFloat64,
+    /// By `encoding/json` into `interface{}`: every number a `float64`.
+    Float64,
+}
+
+/// Go's `%v` of a decoded JSON value: strings bare, `<nil>`, slices as
+/// `[a b]`, maps as `map[k:v]` with sorted keys, numbers as `numbers`
+/// says they were decoded.
+pub fn v(value: &Value, numbers: Numbers) -> String {
+    let mut out = String::new();
+    write_v(value, numbers, &mut out);
+    out
+}
+
+fn write_v(value: &Value, numbers: Numbers, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("<nil>"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match (numbers, n.as_i64()) {
+            (Numbers::Int64OrFloat64, Some(i)) => out.push_str(&i.to_string()),
+            _ => out.push_str(&float_v(n.as_f64().unwrap_or(f64::NAN))),
+        },
+        Value::String(s) => out.push_str(s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_v(item, numbers, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push_str("map[");
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(key);
+                out.push(':');
+                write_v(&map[key], numbers, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
 /// Go's `strconv.Quote` (`%q`).
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -247,6 +302,14 @@ pub fn write_json_string(s: &str, out: &mut String) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn values_like_go_v() {
+        let value = serde_json::json!(["a", 1, 2.5, null, {"b": true, "a": [1]}, 12345678901234567_i64]);
+        assert_eq!(v(&value, Numbers::Int64OrFloat64), "[a 1 2.5 <nil> map[a:[1] b:true] 12345678901234567]");
+        assert_eq!(v(&value, Numbers::Float64), "[a 1 2.5 <nil> map[a:[1] b:true] 1.2345678901234568e+16]");
+        assert_eq!(v(&serde_json::json!(1e21), Numbers::Int64OrFloat64), "1e+21");
+    }
 
     #[test]
     fn floats_like_go_v() {

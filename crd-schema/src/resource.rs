@@ -475,13 +475,10 @@ fn nested(
     }
 }
 
-// Go's `%v` of a decoded JSON value, as the accessor errors print it.
+// Go's `%v` of a decoded JSON value, as the accessor errors print it
+// (`[1 2]`, `map[a:1]`).
 fn go_v(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => "<nil>".to_owned(),
-        other => crate::gofmt::value(other),
-    }
+    crate::gofmt::v(v, crate::gofmt::Numbers::Int64OrFloat64)
 }
 
 /// The errors of a value the API server would refuse
@@ -652,6 +649,18 @@ mod tests {
         );
         assert!(got.contains(&".status.selector: Invalid value: \"\": .status.selector accessor error: 3 is of the type int64, expected string".to_owned()), "{got:?}");
         assert!(got.contains(&"spec.tags[1]: Duplicate value: \"a\"".to_owned()), "{got:?}");
+    }
+
+    #[test]
+    fn accessor_errors_print_values_as_go_v_does() {
+        // `%v` of a slice is `[1 2]` and of a map `map[a:1]`, not JSON.
+        let read = |v: &Value| v.as_str().map(|s| Value::String(s.to_owned()));
+        let list = json!({"status": {"selector": [1, 2]}});
+        let err = nested(&list, ".status.selector", "string", read).unwrap_err();
+        assert_eq!(err, ".status.selector accessor error: [1 2] is of the type []interface {}, expected string");
+        let map = json!({"status": {"selector": {"a": 1}}});
+        let err = nested(&map, ".status.selector", "string", read).unwrap_err();
+        assert!(err.starts_with(".status.selector accessor error: map[a:1] is of the type"), "{err}");
     }
 
     #[test]

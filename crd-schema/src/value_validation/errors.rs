@@ -56,23 +56,9 @@ pub(crate) fn to_field_error(message: &Message, prefix: &Path) -> FieldError {
     }
 }
 
-/// Go's `%v` of a decoded JSON value: strings bare, `<nil>`, slices as
-/// `[a b]`, maps as `map[k:v]` with sorted keys.
+/// Go's `%v` of a value the API server decoded.
 pub(crate) fn go_v(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => super::numbers::Num::of(n).go_v(),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => format!("[{}]", items.iter().map(go_v).collect::<Vec<_>>().join(" ")),
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            let parts: Vec<String> =
-                keys.iter().map(|k| format!("{k}:{}", map.get(*k).map(go_v).unwrap_or_default())).collect();
-            format!("map[{}]", parts.join(" "))
-        }
-    }
+    crate::gofmt::v(v, crate::gofmt::Numbers::Int64OrFloat64)
 }
 
 /// The value as Kubernetes decodes it: integers beyond the 64-bit signed
