@@ -130,13 +130,13 @@ impl ResourceValidator {
         let index = spec
             .served_version(version)
             .map_err(|source| PrepareError::Version { crd: crd.metadata.name.clone(), source })?;
-        let subresources = spec.versions[index].subresources.as_ref().or(spec.subresources.as_ref());
+        let subresources = spec.subresources_for_version(version);
         let resource = Resource {
             group: spec.group.clone(),
             version: version.to_owned(),
             kind: spec.names.kind.clone(),
             namespaced: spec.scope != "Cluster",
-            status_subresource: spec.version_has_status(index),
+            status_subresource: subresources.is_some_and(|s| s.status),
             scale: subresources.and_then(|s| s.scale.clone()),
             preserve_unknown_fields: spec.preserve_unknown_fields == Some(true),
         };

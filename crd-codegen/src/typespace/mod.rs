@@ -426,7 +426,7 @@ fn document_path(crd: &CustomResourceDefinition, i: usize) -> Path {
 fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
     let names = &crd.spec.names;
     let Some(version) = crd.spec.versions.get(i) else { return CrdAttrs::default() };
-    let subresources = crd.spec.version_subresources(i);
+    let subresources = crd.spec.subresources_for_version(&version.name);
     CrdAttrs {
         singular: names.singular.clone(),
         short_names: names.short_names.clone(),

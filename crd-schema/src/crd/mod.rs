@@ -281,18 +281,16 @@ impl CrdSpec {
         own.or(self.validation.as_ref()).and_then(|v| v.open_api_v3_schema.as_ref())
     }
 
-    /// Whether version `i` has the status subresource (its own or the
-    /// hoisted one).
-    pub fn version_has_status(&self, i: usize) -> bool {
-        let own = self.versions.get(i).and_then(|v| v.subresources.as_ref());
-        own.or(self.subresources.as_ref()).is_some_and(|s| s.status)
-    }
-
-    /// The subresources that apply to version `i` (its own or the hoisted
-    /// ones).
-    pub fn version_subresources(&self, i: usize) -> Option<&Subresources> {
-        let own = self.versions.get(i).and_then(|v| v.subresources.as_ref());
-        own.or(self.subresources.as_ref())
+    /// The subresources that apply to the version named `name`, as the API
+    /// server looks them up (`GetSubresourcesForVersion`): the top-level
+    /// ones when no version has its own, else that version's own (none when
+    /// it has none or there is no version of that name). The one lookup
+    /// for validation, generation, object validation and OpenAPI.
+    pub fn subresources_for_version(&self, name: &str) -> Option<&Subresources> {
+        if self.versions.iter().all(|v| v.subresources.is_none()) {
+            return self.subresources.as_ref();
+        }
+        self.versions.iter().find(|v| v.name == name).and_then(|v| v.subresources.as_ref())
     }
 
     /// The printer columns of version `i` (its own or the hoisted ones).

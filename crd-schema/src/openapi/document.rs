@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use super::OpenApiError;
 use super::meta::{self, DELETE_OPTIONS, PATCH, SCALE, STATUS, V2_PREFIX, V3_PREFIX};
 use super::publish::{self, Options};
-use crate::crd::{CrdSpec, Subresources};
+use crate::crd::CrdSpec;
 
 /// Which document to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,13 +169,6 @@ fn serves(spec: &CrdSpec, version: &str) -> bool {
     spec.served_version(version).is_ok()
 }
 
-/// The subresources of `version`: its own, or the hoisted ones
-/// (`GetSubresourcesForVersion`).
-fn subresources<'a>(spec: &'a CrdSpec, version: &str) -> Option<&'a Subresources> {
-    let own = spec.versions.iter().find(|v| v.name == version).and_then(|v| v.subresources.as_ref());
-    own.or(spec.subresources.as_ref())
-}
-
 /// Removes `default` from every schema node (not from property names).
 fn strip_defaults(schema: &mut Value) {
     meta::walk_schemas(schema, &mut |node| {
@@ -291,7 +284,7 @@ fn resource_routes(spec: &CrdSpec, version: &str, kind_def: &str, list_def: &str
     routes.push(r.route(&root, "/{name}", "PUT", "put", "replace", kind_def).reads(kind_def));
     routes.push(r.route(&root, "/{name}", "DELETE", "delete", "delete", STATUS));
     routes.push(r.route(&root, "/{name}", "PATCH", "patch", "patch", kind_def).reads(PATCH));
-    let sub = subresources(spec, version);
+    let sub = spec.subresources_for_version(version);
     if sub.is_some_and(|s| s.status) {
         routes.push(r.route(&root, "/{name}/status", "GET", "get", "read", kind_def));
         routes.push(r.route(&root, "/{name}/status", "PUT", "put", "replace", kind_def).reads(kind_def));

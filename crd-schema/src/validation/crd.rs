@@ -112,7 +112,7 @@ impl<'a> SchemaChecks<'a> {
     /// subresource.
     pub(super) fn version(&self, i: usize) -> ErrorList {
         let Some(version) = self.spec.versions.get(i) else { return ErrorList::new() };
-        let status = has_status(subresources_for_version(self.spec, &version.name));
+        let status = has_status(self.spec.subresources_for_version(&version.name));
         let path = Path::new("spec").child("versions").index(i).child("schema");
         let opts = if self.opts.versions_with_unchanged_schemas.contains(&version.name) {
             &ValidationOptions { suppress_per_expression_cost: true, ..self.opts.clone() }
@@ -166,16 +166,6 @@ pub(super) fn preserve_unknown_fields_true(spec: &CrdSpec, old: Option<&CrdSpec>
     let detail =
         "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead";
     Some(FieldError::invalid(&Path::new("spec").child("preserveUnknownFields"), true, detail))
-}
-
-/// The subresources that apply to the version named `name`: the top-level
-/// ones unless some version has its own, then that version's (the first of
-/// that name).
-fn subresources_for_version<'a>(spec: &'a CrdSpec, name: &str) -> Option<&'a Subresources> {
-    if spec.versions.iter().all(|v| v.subresources.is_none()) {
-        return spec.subresources.as_ref();
-    }
-    spec.versions.iter().find(|v| v.name == name).and_then(|v| v.subresources.as_ref())
 }
 
 fn has_status(subresources: Option<&Subresources>) -> bool {
