@@ -275,10 +275,13 @@ impl CrdSpec {
         self.versions.iter().find(|v| v.name == name).map(|v| v.schema.as_ref())
     }
 
-    /// The schema that applies to version `i` (its own or the hoisted one).
+    /// The schema that applies to version `i`, looked up by its name as
+    /// [`Self::validation_for_version`] does (the one schema lookup);
+    /// `None` when there is none, or when the spec has both a top-level
+    /// and per-version schemas, which the API server refuses.
     pub fn version_schema(&self, i: usize) -> Option<&JSONSchemaProps> {
-        let own = self.versions.get(i).and_then(|v| v.schema.as_ref());
-        own.or(self.validation.as_ref()).and_then(|v| v.open_api_v3_schema.as_ref())
+        let name = &self.versions.get(i)?.name;
+        self.validation_for_version(name).flatten()?.open_api_v3_schema.as_ref()
     }
 
     /// The subresources that apply to the version named `name`, as the API
