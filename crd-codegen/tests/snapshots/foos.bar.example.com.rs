@@ -33,7 +33,7 @@ pub mod foo {
         pub spec: Option<FooSpec>,
         /// Status comments SHOULD appear in the CRD spec
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[schema(type_ = "object")]
+        #[schema(type_ = "object", preserve_unknown_fields = false)]
         pub status: Option<serde_json::Value>,
         /// Fields the schema does not list, kept as the API server keeps
         /// them (`x-kubernetes-preserve-unknown-fields`).
