@@ -14,6 +14,7 @@
 //! version.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
@@ -405,38 +406,34 @@ fn title(word: &str) -> String {
 /// (`endpoints.AddObjectParams`: the options struct's JSON fields, with
 /// their Go doc).
 fn options_params(action: &str) -> Vec<Param> {
-    let q = Param::query;
+    let q = |name: &str, ty: &str| Param::query(name, ty, parameter_doc(name));
     match action {
-        "get" => vec![q("resourceVersion", "string", RESOURCE_VERSION)],
+        "get" => vec![q("resourceVersion", "string")],
         "list" | "deletecollection" => vec![
-            q("labelSelector", "string", LABEL_SELECTOR),
-            q("fieldSelector", "string", FIELD_SELECTOR),
-            q("watch", "boolean", WATCH),
-            q("allowWatchBookmarks", "boolean", ALLOW_WATCH_BOOKMARKS),
-            q("resourceVersion", "string", RESOURCE_VERSION),
-            q("resourceVersionMatch", "string", RESOURCE_VERSION_MATCH),
-            q("timeoutSeconds", "integer", TIMEOUT_SECONDS),
-            q("limit", "integer", LIMIT),
-            q("continue", "string", CONTINUE),
-            q("sendInitialEvents", "boolean", SEND_INITIAL_EVENTS),
+            q("labelSelector", "string"),
+            q("fieldSelector", "string"),
+            q("watch", "boolean"),
+            q("allowWatchBookmarks", "boolean"),
+            q("resourceVersion", "string"),
+            q("resourceVersionMatch", "string"),
+            q("timeoutSeconds", "integer"),
+            q("limit", "integer"),
+            q("continue", "string"),
+            q("sendInitialEvents", "boolean"),
         ],
-        "put" | "post" => vec![
-            q("dryRun", "string", DRY_RUN),
-            q("fieldManager", "string", FIELD_MANAGER),
-            q("fieldValidation", "string", FIELD_VALIDATION),
-        ],
+        "put" | "post" => vec![q("dryRun", "string"), q("fieldManager", "string"), q("fieldValidation", "string")],
         "patch" => vec![
-            q("dryRun", "string", DRY_RUN),
-            q("force", "boolean", FORCE),
-            q("fieldManager", "string", FIELD_MANAGER_PATCH),
-            q("fieldValidation", "string", FIELD_VALIDATION),
+            q("dryRun", "string"),
+            q("force", "boolean"),
+            Param::query("fieldManager", "string", parameter_doc("fieldManager.patch")),
+            q("fieldValidation", "string"),
         ],
         "delete" => vec![
-            q("gracePeriodSeconds", "integer", GRACE_PERIOD_SECONDS),
-            q("orphanDependents", "boolean", ORPHAN_DEPENDENTS),
-            q("propagationPolicy", "string", PROPAGATION_POLICY),
-            q("dryRun", "string", DRY_RUN),
-            q("ignoreStoreReadErrorWithClusterBreakingPotential", "boolean", IGNORE_STORE_READ_ERROR),
+            q("gracePeriodSeconds", "integer"),
+            q("orphanDependents", "boolean"),
+            q("propagationPolicy", "string"),
+            q("dryRun", "string"),
+            q("ignoreStoreReadErrorWithClusterBreakingPotential", "boolean"),
         ],
         _ => Vec::new(),
     }
@@ -713,31 +710,14 @@ fn hash_name(text: &str) -> String {
     out
 }
 
-// ---------------------------------------------------------------------------
-// The options' field documentation (`types_swagger_doc_generated.go`).
-
-const RESOURCE_VERSION: &str = "resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.\n\nDefaults to unset";
-const RESOURCE_VERSION_MATCH: &str = "resourceVersionMatch determines how resourceVersion is applied to list calls. It is highly recommended that resourceVersionMatch be set for list calls where resourceVersion is set See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.\n\nDefaults to unset";
-const LABEL_SELECTOR: &str =
-    "A selector to restrict the list of returned objects by their labels. Defaults to everything.";
-const FIELD_SELECTOR: &str =
-    "A selector to restrict the list of returned objects by their fields. Defaults to everything.";
-const WATCH: &str = "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.";
-const ALLOW_WATCH_BOOKMARKS: &str = "allowWatchBookmarks requests watch events with type \"BOOKMARK\". Servers that do not implement bookmarks may ignore this flag and bookmarks are sent at the server's discretion. Clients should not assume bookmarks are returned at any specific interval, nor may they assume the server will send any BOOKMARK event during a session. If this is not a watch, this field is ignored.";
-const TIMEOUT_SECONDS: &str =
-    "Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.";
-const LIMIT: &str = "limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results. Setting a limit may return fewer than the requested amount of items (up to zero items) in the event all requested objects are filtered out and clients should only use the presence of the continue field to determine whether more results are available. Servers may choose not to support the limit argument and will return all of the available results. If limit is specified and the continue field is empty, clients may assume that no more results are available. This field is not supported if watch is true.\n\nThe server guarantees that the objects returned when using continue will be identical to issuing a single list call without a limit - that is, no objects created, modified, or deleted after the first request is issued will be included in any subsequent continued requests. This is sometimes referred to as a consistent snapshot, and ensures that a client that is using limit to receive smaller chunks of a very large result can ensure they see all possible objects. If objects are updated during a chunked list the version of the object that was present at the time the first list result was calculated is returned.";
-const CONTINUE: &str = "The continue option should be set when retrieving more results from the server. Since this value is server defined, clients may only use the continue value from a previous query result with identical query parameters (except for the value of continue) and the server may reject a continue value it does not recognize. If the specified continue value is no longer valid whether due to expiration (generally five to fifteen minutes) or a configuration change on the server, the server will respond with a 410 ResourceExpired error together with a continue token. If the client needs a consistent list, it must restart their list without the continue field. Otherwise, the client may send another list request with the token received with the 410 error, the server will respond with a list starting from the next key, but from the latest snapshot, which is inconsistent from the previous list results - objects that are created, modified, or deleted after the first list request will be included in the response, as long as their keys are after the \"next key\".\n\nThis field is not supported when watch is true. Clients may start a watch from the last resourceVersion value returned by the server and not miss any modifications.";
-const SEND_INITIAL_EVENTS: &str = "`sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic \"Bookmark\" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `\"k8s.io/initial-events-end\": \"true\"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.\n\nWhen `sendInitialEvents` option is set, we require `resourceVersionMatch` option to also be set. The semantic of the watch request is as following: - `resourceVersionMatch` = NotOlderThan\n  is interpreted as \"data at least as new as the provided `resourceVersion`\"\n  and the bookmark event is send when the state is synced\n  to a `resourceVersion` at least as fresh as the one provided by the ListOptions.\n  If `resourceVersion` is unset, this is interpreted as \"consistent read\" and the\n  bookmark event is send when the state is synced at least to the moment\n  when request started being processed.\n- `resourceVersionMatch` set to any other value or unset\n  Invalid error is returned.\n\nDefaults to true if `resourceVersion=\"\"` or `resourceVersion=\"0\"` (for backward compatibility reasons) and to false otherwise.";
-const DRY_RUN: &str = "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed";
-const FIELD_MANAGER: &str = "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.";
-const FIELD_MANAGER_PATCH: &str = "fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).";
-const FIELD_VALIDATION: &str = "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.";
-const FORCE: &str = "Force is going to \"force\" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.";
-const GRACE_PERIOD_SECONDS: &str = "The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.";
-const ORPHAN_DEPENDENTS: &str = "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the \"orphan\" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.";
-const PROPAGATION_POLICY: &str = "Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.";
-const IGNORE_STORE_READ_ERROR: &str = "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error. A resource is considered corrupt if it can not be retrieved from the underlying storage successfully because of a) its data can not be transformed e.g. decryption failure, or b) it fails to decode into an object. NOTE: unsafe deletion ignores finalizer constraints, skips precondition checks, and removes the object from the storage. WARNING: This may potentially break the cluster if the workload associated with the resource being unsafe-deleted relies on normal deletion flow. Use only if you REALLY know what you are doing. The default value is false, and the user must opt in to enable it";
+/// The options' field documentation (`types_swagger_doc_generated.go`)
+/// by query parameter name (`fieldManager.patch` for the patch options'
+/// own text): data, in `parameter-docs.json` beside this file.
+fn parameter_doc(name: &str) -> &'static str {
+    static DOCS: LazyLock<BTreeMap<String, String>> =
+        LazyLock::new(|| serde_json::from_str(include_str!("parameter-docs.json")).unwrap_or_default());
+    DOCS.get(name).map_or("", String::as_str)
+}
 
 #[cfg(test)]
 mod tests {
@@ -819,11 +799,22 @@ mod tests {
             true,
         );
         assert_eq!(hash_name(&go_json(&namespace)), "vgWSWtn3");
-        let managers: Vec<String> = [FIELD_MANAGER, FIELD_MANAGER_PATCH]
+        let managers: Vec<String> = [parameter_doc("fieldManager"), parameter_doc("fieldManager.patch")]
             .iter()
             .map(|d| hash_name(&go_json(&param_json(&Param::query("fieldManager", "string", d), true))))
             .collect();
         assert_eq!(managers, ["Qy4HdaTW", "7c6nTn1T"]);
+    }
+
+    #[test]
+    fn every_options_parameter_is_documented() {
+        for action in ["get", "list", "put", "patch", "delete"] {
+            for param in options_params(action) {
+                assert!(!param.description.is_empty(), "{action} {}", param.name);
+            }
+        }
+        let docs: BTreeMap<String, String> = serde_json::from_str(include_str!("parameter-docs.json")).unwrap();
+        assert_eq!(docs.len(), 19, "every text in parameter-docs.json is used");
         assert_eq!(hash_name(&go_json(&param_json(&Param::body(DELETE_OPTIONS, false), true))), "2Y1dVQaQ");
         assert_eq!(hash_name(&go_json(&param_json(&Param::body(PATCH, true), true))), "78PwaGsr");
     }
