@@ -2,7 +2,8 @@
 //! a schema give the error list the API server gives for the same value.
 
 use crd_schema::CustomResourceSchema;
-use crd_schema::resource::{Invalid, ResourceValidator};
+use crd_schema::resource::ResourceValidator;
+use crd_schema::typed::Invalid;
 use example_derive_operator::{Database, DatabaseSpec, DatabaseStatus, Engine, User};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::Serialize;

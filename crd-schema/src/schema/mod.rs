@@ -92,11 +92,11 @@ pub trait CustomResourceSchema {
     /// # }
     /// ```
     #[cfg(feature = "engine")]
-    fn validate(&self) -> Result<(), crate::resource::Invalid>
+    fn validate(&self) -> Result<(), crate::typed::Invalid>
     where
         Self: serde::Serialize + Sized + 'static,
     {
-        crate::resource::validate_typed(self, None)
+        crate::typed::validate_typed(self, None)
     }
 
     /// Validates this value as an update from `old`: CEL transition rules
@@ -104,11 +104,11 @@ pub trait CustomResourceSchema {
     /// are dropped (ratcheting), and a root's name and namespace may not
     /// change.
     #[cfg(feature = "engine")]
-    fn validate_update(&self, old: &Self) -> Result<(), crate::resource::Invalid>
+    fn validate_update(&self, old: &Self) -> Result<(), crate::typed::Invalid>
     where
         Self: serde::Serialize + Sized + 'static,
     {
-        crate::resource::validate_typed(self, Some(old))
+        crate::typed::validate_typed(self, Some(old))
     }
 }
 

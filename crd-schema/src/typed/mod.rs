@@ -18,6 +18,13 @@
 
 use std::fmt;
 
+#[cfg(feature = "engine")]
+mod validate;
+#[cfg(feature = "engine")]
+pub use validate::Invalid;
+#[cfg(feature = "engine")]
+pub(crate) use validate::validate_typed;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
