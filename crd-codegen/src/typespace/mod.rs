@@ -437,8 +437,13 @@ fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
         deprecation_warning: version.deprecation_warning.clone(),
         status: subresources.is_some_and(|s| s.status),
         scale: subresources.and_then(|s| s.scale.clone()),
-        printer_columns: crd.spec.version_printer_columns(i).to_vec(),
-        selectable_fields: crd.spec.version_selectable_fields(i).iter().map(|f| f.json_path.clone()).collect(),
+        printer_columns: crd.spec.printer_columns_for_version(&version.name).to_vec(),
+        selectable_fields: crd
+            .spec
+            .selectable_fields_for_version(&version.name)
+            .iter()
+            .map(|f| f.json_path.clone())
+            .collect(),
     }
 }
 

@@ -206,7 +206,7 @@ mod tests {
         assert_eq!(crd.spec.additional_printer_columns[0].json_path, ".a");
         assert!(crd.spec.versions.iter().all(|v| v.additional_printer_columns.is_empty()));
         assert!(crd.spec.selectable_fields.is_empty());
-        assert_eq!(crd.spec.version_selectable_fields(1)[0].json_path, ".b");
+        assert_eq!(crd.spec.selectable_fields_for_version("v2")[0].json_path, ".b");
         let conversion = crd.spec.conversion.as_ref().unwrap();
         assert_eq!(conversion.conversion_review_versions, ["v1"]);
         let config = conversion.webhook_client_config.as_ref().unwrap();
@@ -231,7 +231,7 @@ mod tests {
         let crd = CustomResourceDefinition::from_object(&doc).unwrap();
         assert!(crd.decode_issues.is_empty(), "{:?}", crd.decode_issues);
         assert!(crd.spec.versions.is_empty() && crd.spec.preserve_unknown_fields.is_none());
-        assert_eq!(crd.spec.version_printer_columns(0)[0].json_path, ".a");
+        assert_eq!(crd.spec.printer_columns_for_version("v1")[0].json_path, ".a");
         let defaulted = CustomResourceDefinition::from_manifest(&doc).unwrap();
         assert_eq!(defaulted.spec.conversion.unwrap().conversion_review_versions, ["v1beta1"]);
         let wrong = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",

@@ -296,16 +296,24 @@ impl CrdSpec {
         self.versions.iter().find(|v| v.name == name).and_then(|v| v.subresources.as_ref())
     }
 
-    /// The printer columns of version `i` (its own or the hoisted ones).
-    pub fn version_printer_columns(&self, i: usize) -> &[PrinterColumn] {
-        let own = self.versions.get(i).map(|v| v.additional_printer_columns.as_slice()).unwrap_or_default();
-        if own.is_empty() { &self.additional_printer_columns } else { own }
+    /// The printer columns of the version named `name`, as the API server
+    /// looks them up (`GetColumnsForVersion`): the top-level ones when no
+    /// version has its own, else that version's own.
+    pub fn printer_columns_for_version(&self, name: &str) -> &[PrinterColumn] {
+        if self.versions.iter().all(|v| v.additional_printer_columns.is_empty()) {
+            return &self.additional_printer_columns;
+        }
+        self.versions.iter().find(|v| v.name == name).map_or(&[], |v| v.additional_printer_columns.as_slice())
     }
 
-    /// The selectable fields of version `i` (its own or the hoisted ones).
-    pub fn version_selectable_fields(&self, i: usize) -> &[SelectableField] {
-        let own = self.versions.get(i).map(|v| v.selectable_fields.as_slice()).unwrap_or_default();
-        if own.is_empty() { &self.selectable_fields } else { own }
+    /// The selectable fields of the version named `name`, as the API server
+    /// looks them up (`GetSelectableFieldsForVersion`): the top-level ones
+    /// when no version has its own, else that version's own.
+    pub fn selectable_fields_for_version(&self, name: &str) -> &[SelectableField] {
+        if self.versions.iter().all(|v| v.selectable_fields.is_empty()) {
+            return &self.selectable_fields;
+        }
+        self.versions.iter().find(|v| v.name == name).map_or(&[], |v| v.selectable_fields.as_slice())
     }
 
     /// The names of the served versions, in `spec.versions` order.

@@ -111,7 +111,7 @@ pub fn definitions(spec: &CrdSpec, version: &str, options: Options) -> Result<De
     if let Value::Object(m) = &mut kind {
         m.insert("x-kubernetes-group-version-kind".to_owned(), gvk(&spec.names.kind));
         if options.include_selectable_fields
-            && let Some(fields) = selectable_fields(spec.version_selectable_fields(index))
+            && let Some(fields) = selectable_fields(spec.selectable_fields_for_version(version))
         {
             m.insert("x-kubernetes-selectable-fields".to_owned(), fields);
         }
