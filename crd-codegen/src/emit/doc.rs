@@ -24,6 +24,8 @@
 //! autolinks), so wherever that gives the description again, the doc
 //! comment alone carries it and no `#[schema(description)]` is written.
 
+use crd_schema::schema::doc::fence_marker;
+
 /// The lines of the doc comment for `description` (each will be written as
 /// `/// <line>`); empty when there is nothing to say.
 pub fn doc_lines(description: &str) -> Vec<String> {
@@ -64,13 +66,6 @@ pub fn doc_lines(description: &str) -> Vec<String> {
         out.remove(0);
     }
     out
-}
-
-/// The fence (three or more backticks or tildes) opening a code block.
-fn fence_marker(line: &str) -> Option<String> {
-    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let len = line.chars().take_while(|x| *x == c).count();
-    (len >= 3 && !line[len..].contains('`')).then(|| c.to_string().repeat(len))
 }
 
 fn flush(paragraph: &mut Vec<&str>, out: &mut Vec<String>) {
@@ -206,10 +201,7 @@ fn markdown_link(s: &str) -> Option<usize> {
 
 /// The length of an autolink `<https://...>` at the start of `s`.
 fn autolink(s: &str) -> Option<usize> {
-    let end = s.find('>')?;
-    let inner = &s[1..end];
-    let is_url = inner.starts_with("http://") || inner.starts_with("https://");
-    (is_url && !inner.contains(char::is_whitespace) && !inner.contains('<')).then_some(end + 1)
+    crd_schema::schema::doc::autolink(s).map(|url| url.len() + 2)
 }
 
 /// The length of a bare URL at the start of `s`, without trailing
