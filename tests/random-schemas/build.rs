@@ -84,12 +84,19 @@ impl Dispatch {
         }
     }
 
-    fn render(&self, cases: usize, seed: u64) -> String {
+    fn render(&self, cases: usize, seed: u64, coverage: &str) -> String {
         let Dispatch { modules, arms, crd_calls, sources, errors } = self;
         format!(
             "{modules}
 /// How many CRDs were drawn (`CRD_RANDOM_SCHEMAS`).
 pub const CASES: usize = {cases};
+
+/// The attribute vocabulary walked (`strategy::vocabulary`): for every key
+/// that sets a keyword and every place it may stand, how many candidates
+/// the API server's validation kept and how many were tried. The kept ones
+/// are in the `Vocabulary*` CRDs of [`SOURCES`].
+pub const VOCABULARY: &[(&str, &str, usize, usize)] = &[
+{coverage}];
 
 /// The seed they were drawn from (`CRD_RANDOM_SEED`).
 pub const SEED: u64 = {seed};
@@ -146,5 +153,67 @@ fn main() {
     for (index, crd) in strategy::draw(seed, cases).iter().enumerate() {
         dispatch.add(&out, index, crd);
     }
-    write(&out.join("random.rs"), &dispatch.render(cases, seed));
+    let coverage = walk_vocabulary(&out, cases, &mut dispatch);
+    write(&out.join("random.rs"), &dispatch.render(cases, seed, &coverage));
+}
+
+/// What `crd check` finds in `crd`, by the library calls it makes: decode
+/// issues, CRD validation on create, and the structural condition.
+fn check(crd: &serde_json::Value) -> Vec<String> {
+    use crd_schema::crd::CustomResourceDefinition;
+    use crd_schema::{structural, validation};
+    let Some(mut parsed) = CustomResourceDefinition::from_manifest(crd) else { return vec!["not a CRD".to_owned()] };
+    let mut out: Vec<String> = parsed.decode_issues.iter().map(|i| i.message("")).collect();
+    parsed.prepare_for_create();
+    out.extend(validation::validate_crd_create(&parsed).iter().map(ToString::to_string));
+    let spec = &parsed.spec;
+    let schemas: Vec<_> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
+    out.extend(
+        structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas).iter().map(|e| e.to_string()),
+    );
+    out
+}
+
+/// Walks the attribute vocabulary (`strategy::vocabulary`): keeps each
+/// candidate the API server accepts alone, gathers a key's kept candidates
+/// into one CRD (compiled with the drawn ones, after them), and returns
+/// the coverage table's entries.
+fn walk_vocabulary(out: &Path, first_index: usize, dispatch: &mut Dispatch) -> String {
+    use strategy::vocabulary::{self, Candidate};
+    let mut tried: Vec<(&str, crd_vocabulary::Place, usize, usize)> = Vec::new();
+    let mut kept: Vec<(&str, Vec<Candidate>)> = Vec::new();
+    for candidate in vocabulary::candidates() {
+        let accepted = check(&vocabulary::alone(&candidate)).is_empty();
+        match tried.iter_mut().find(|(a, p, _, _)| *a == candidate.attr && *p == candidate.place) {
+            Some(entry) => {
+                entry.2 += usize::from(accepted);
+                entry.3 += 1;
+            }
+            None => tried.push((candidate.attr, candidate.place, usize::from(accepted), 1)),
+        }
+        if !accepted {
+            continue;
+        }
+        match kept.iter_mut().find(|(a, _)| *a == candidate.attr) {
+            Some((_, list)) => list.push(candidate),
+            None => kept.push((candidate.attr, vec![candidate])),
+        }
+    }
+    for (offset, (attr, candidates)) in kept.iter().enumerate() {
+        let root = candidates.iter().find(|c| c.place == crd_vocabulary::Place::Type).map(|c| &c.schema);
+        let properties = candidates
+            .iter()
+            .filter(|c| c.place != crd_vocabulary::Place::Type)
+            .enumerate()
+            .map(|(i, c)| (vocabulary::property(c, i), c.schema.clone()))
+            .collect();
+        let crd = vocabulary::crd(&vocabulary::kind(attr), vocabulary::root(root, properties));
+        dispatch.add(out, first_index + offset, &crd);
+    }
+    let mut coverage = String::new();
+    for (attr, place, accepted, all) in tried {
+        let place = vocabulary::place_name(place);
+        writeln!(coverage, "    ({attr:?}, {place:?}, {accepted}, {all}),").expect("write");
+    }
+    coverage
 }

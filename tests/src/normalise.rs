@@ -15,6 +15,9 @@
 //!   which enables none;
 //! - the order of `required` lists, which are sets (the derive lists
 //!   fields in declaration order);
+//! - schema keywords holding their empty value where the API server's Go
+//!   types omit it (`nullable: false`, `format: ""`, `enum: []`; see
+//!   `crd_vocabulary::Unset`): the API server stores them as absent;
 //! - numbers compare by value (`1` equals `1.0`), by [`crate::json_eq`].
 
 use serde_json::{Map, Value};
@@ -47,6 +50,7 @@ pub fn normalise_crd(crd: &Value) -> Value {
             }
             if let Some(schema) = version.get_mut("schema").and_then(|s| s.get_mut("openAPIV3Schema")) {
                 sort_required(schema);
+                drop_empty_keywords(schema);
             }
         }
     }
@@ -61,6 +65,27 @@ fn normalise_names(names: &mut Map<String, Value>) {
     for key in ["shortNames", "categories"] {
         if names.get(key).and_then(Value::as_array).is_some_and(Vec::is_empty) {
             names.remove(key);
+        }
+    }
+}
+
+/// Removes the keywords of schema node `schema` and its subschemas that
+/// hold the value the API server's types omit ([`crd_vocabulary::unset`]).
+fn drop_empty_keywords(schema: &mut Value) {
+    use crd_vocabulary::Unset;
+    let Value::Object(node) = schema else { return };
+    node.retain(|key, value| match (crd_vocabulary::unset(key), &*value) {
+        (Unset::EmptyText, Value::String(text)) => !text.is_empty(),
+        (Unset::False, Value::Bool(flag)) => *flag,
+        (Unset::EmptyList, Value::Array(items)) => !items.is_empty(),
+        _ => true,
+    });
+    for (key, value) in node.iter_mut() {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(properties)) => properties.values_mut().for_each(drop_empty_keywords),
+            ("items" | "additionalProperties" | "not", inner) => drop_empty_keywords(inner),
+            ("allOf" | "anyOf" | "oneOf", Value::Array(schemas)) => schemas.iter_mut().for_each(drop_empty_keywords),
+            _ => {}
         }
     }
 }
@@ -98,8 +123,8 @@ mod tests {
             "spec": {"group": "example.com", "conversion": {"strategy": "None"}, "preserveUnknownFields": false,
                 "names": {"kind": "W", "plural": "ws", "shortNames": []},
                 "versions": [{"name": "v1", "deprecated": false, "subresources": {}, "schema": {"openAPIV3Schema": {
-                    "type": "object", "required": ["b", "a"],
-                    "properties": {"a": {"type": "object", "required": ["y", "x"]}}}}}]}
+                    "type": "object", "required": ["b", "a"], "nullable": false,
+                    "properties": {"a": {"type": "object", "required": ["y", "x"], "allOf": [{"enum": []}]}}}}}]}
         });
         let expected = json!({
             "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
@@ -108,7 +133,7 @@ mod tests {
                 "names": {"kind": "W", "plural": "ws", "singular": "w", "listKind": "WList"},
                 "versions": [{"name": "v1", "schema": {"openAPIV3Schema": {
                     "type": "object", "required": ["a", "b"],
-                    "properties": {"a": {"type": "object", "required": ["x", "y"]}}}}}]}
+                    "properties": {"a": {"type": "object", "required": ["x", "y"], "allOf": [{}]}}}}}]}
         });
         assert_eq!(normalise_crd(&original), expected);
         // A real difference survives.

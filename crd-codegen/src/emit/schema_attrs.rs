@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use super::Ctx;
 use crate::typespace::{CrdAttrs, Field, Resource, StructDef};
 use crd_schema::crd::PrinterColumn;
+use crd_vocabulary::{EXTERNAL_DOCS_KEYS, RULE_KEYS, Shape, Value as Vocabulary};
 
 /// `#[schema(...)]` for a field, empty when there is nothing to state.
 pub(super) fn field_attr(f: &Field) -> TokenStream {
@@ -154,10 +155,10 @@ pub(super) fn crd_attr(resource: &Resource, crd: &CrdAttrs) -> TokenStream {
 }
 
 /// `name(key = value, ...)` from the JSON object `value`, keys renamed by
-/// `keys` (JSON name, attribute name), in that order.
+/// `keys` (attribute name, JSON name), in that order.
 fn nested(name: &str, value: &Value, keys: &[(&str, &str)]) -> TokenStream {
     let name = ident(name);
-    let args = keys.iter().filter_map(|(json, key)| {
+    let args = keys.iter().filter_map(|(key, json)| {
         let key = ident(key);
         value.get(*json).map(|v| {
             let v = literal(v);
@@ -194,79 +195,48 @@ fn keyword_args(keywords: &Map<String, Value>) -> Vec<TokenStream> {
     keywords.iter().filter_map(|(key, value)| keyword(key, value)).collect()
 }
 
-/// One keyword as an attribute argument; `None` for `false` flags, which
-/// say nothing.
+/// One keyword as an attribute argument, spelled by the first key of
+/// crd-vocabulary's table that can spell the value; `None` for keywords no
+/// key sets, which CRDs forbid (structural checking has refused such
+/// schemas before the generator sees them).
 fn keyword(key: &str, value: &Value) -> Option<TokenStream> {
-    let simple = |name: &str| {
-        let name = ident(name);
-        let v = literal(value);
-        Some(quote!(#name = #v))
-    };
-    let flag = |name: &str| {
-        let name = ident(name);
-        match value {
-            Value::Bool(true) => Some(quote!(#name)),
-            Value::Bool(false) => Some(quote!(#name = false)),
-            _ => simple_json(&name, value),
+    let shape = shape(value);
+    let entry = crd_vocabulary::for_keyword(key).find(|k| k.spells(shape))?;
+    let name = ident(entry.attr);
+    Some(match entry.value {
+        Vocabulary::Flag if *value == Value::Bool(true) => quote!(#name),
+        Vocabulary::Flag if *value == Value::Bool(false) => quote!(#name = false),
+        Vocabulary::Flag | Vocabulary::Json | Vocabulary::JsonList => simple_json(&name, value),
+        Vocabulary::Keywords => nested_keywords(entry.attr, value),
+        Vocabulary::Schemas => junctor(entry.attr, value),
+        Vocabulary::Property => properties(value),
+        Vocabulary::Rule => validations(value),
+        Vocabulary::ExternalDocs => nested(entry.attr, value, EXTERNAL_DOCS_KEYS),
+        _ => {
+            let v = literal(value);
+            quote!(#name = #v)
         }
-    };
-    match key {
-        "description" | "title" | "format" | "pattern" | "minimum" | "maximum" => simple(key),
-        "type" => simple("type_"),
-        "multipleOf" => simple("multiple_of"),
-        "minLength" => simple("min_length"),
-        "maxLength" => simple("max_length"),
-        "minItems" => simple("min_items"),
-        "maxItems" => simple("max_items"),
-        "minProperties" => simple("min_properties"),
-        "maxProperties" => simple("max_properties"),
-        "exclusiveMinimum" => flag("exclusive_minimum"),
-        "exclusiveMaximum" => flag("exclusive_maximum"),
-        "nullable" => flag("nullable"),
-        "x-kubernetes-preserve-unknown-fields" => flag("preserve_unknown_fields"),
-        "x-kubernetes-embedded-resource" => flag("embedded_resource"),
-        "x-kubernetes-int-or-string" => flag("int_or_string"),
-        "x-kubernetes-list-type" => simple("list_type"),
-        "x-kubernetes-list-map-keys" => simple("list_map_keys"),
-        "x-kubernetes-map-type" => simple("map_type"),
-        // Members that are lists or objects have no Rust literal.
-        "enum" if value.as_array().is_some_and(|members| members.iter().any(|m| m.is_array() || m.is_object())) => {
-            simple_json(&ident("enum_values_json"), value)
-        }
-        "enum" => simple("enum_values"),
-        "required" => simple("required"),
-        // A whole float keeps its fraction as JSON (`3.0`): the API server
-        // validates `3` as an integer, which fails a fractional `multipleOf`.
-        "default" if is_whole_float(value) => simple_json(&ident("default_json"), value),
-        "default" if is_scalar(value) => simple("default"),
-        "default" => simple_json(&ident("default_json"), value),
-        "example" => simple_json(&ident("example_json"), value),
-        "x-kubernetes-validations" => Some(validations(value)),
-        "items" => Some(nested_keywords("items", value)),
-        "additionalProperties" => Some(nested_keywords("values", value)),
-        "not" => Some(nested_keywords("not", value)),
-        "allOf" => Some(junctor("all_of", value)),
-        "anyOf" => Some(junctor("any_of", value)),
-        "oneOf" => Some(junctor("one_of", value)),
-        "properties" => Some(properties(value)),
-        "externalDocs" => Some(nested("external_docs", value, &[("url", "url"), ("description", "description")])),
-        // Anything else is a keyword CRDs forbid; structural checking has
-        // refused such schemas before the generator sees them.
-        _ => None,
+    })
+}
+
+/// What choosing a spelling needs to know about `value`.
+fn shape(value: &Value) -> Shape {
+    match value {
+        Value::Null => Shape::Null,
+        Value::Bool(_) => Shape::Bool,
+        Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0) => Shape::WholeFloat,
+        Value::Number(n) if n.is_f64() => Shape::Float,
+        Value::Number(_) => Shape::Integer,
+        Value::String(_) => Shape::String,
+        Value::Array(members) if members.iter().any(|m| m.is_array() || m.is_object()) => Shape::NestedList,
+        Value::Array(_) => Shape::ScalarList,
+        Value::Object(_) => Shape::Object,
     }
 }
 
-fn is_whole_float(value: &Value) -> bool {
-    matches!(value, Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0))
-}
-
-fn is_scalar(value: &Value) -> bool {
-    matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_))
-}
-
-fn simple_json(name: &proc_macro2::Ident, value: &Value) -> Option<TokenStream> {
+fn simple_json(name: &proc_macro2::Ident, value: &Value) -> TokenStream {
     let text = value.to_string();
-    Some(quote!(#name = #text))
+    quote!(#name = #text)
 }
 
 fn nested_keywords(name: &str, value: &Value) -> TokenStream {
@@ -290,20 +260,7 @@ fn properties(value: &Value) -> TokenStream {
 }
 
 fn validations(value: &Value) -> TokenStream {
-    let rules = value.as_array().into_iter().flatten().map(|rule| {
-        nested(
-            "validation",
-            rule,
-            &[
-                ("rule", "rule"),
-                ("message", "message"),
-                ("messageExpression", "message_expression"),
-                ("reason", "reason"),
-                ("fieldPath", "field_path"),
-                ("optionalOldSelf", "optional_old_self"),
-            ],
-        )
-    });
+    let rules = value.as_array().into_iter().flatten().map(|rule| nested("validation", rule, RULE_KEYS));
     quote!(#(#rules),*)
 }
 

@@ -133,7 +133,10 @@ impl Builder {
             "integer" => TypeRef::I64,
             "number" => TypeRef::F64,
             "boolean" => TypeRef::Bool,
-            "object" | "" => self.object(schema, wire, wanted, preserve, at),
+            "object" => self.object(schema, wire, wanted, preserve, at),
+            // An untyped node (structural only when it preserves unknown
+            // fields) takes any JSON value, which only `Value` holds; its
+            // `properties` and `additionalProperties` are keywords.
             _ => TypeRef::Value,
         }
     }

@@ -89,11 +89,14 @@ fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String,
             out.insert(key, value);
         }
     }
-    // A flag the type gives that the node does not have: `false` removes
-    // it (the items of a preserving array are `Value`s, which preserve).
-    let preserve = "x-kubernetes-preserve-unknown-fields";
-    if given.get(preserve) == Some(&Value::Bool(true)) && wire.get(preserve).is_none() {
-        out.insert(preserve.to_owned(), Value::Bool(false));
+    // A keyword the type gives that the node does not have: its empty
+    // value removes it (crd-vocabulary's `Unset`: the `anyOf` of an
+    // int-or-string node without one, the preservation of a preserving
+    // array's items, which are `Value`s).
+    for (key, value) in given {
+        if wire.get(key).is_none() && !out.contains_key(key) && Some(key.as_str()) != child.map(|(k, _)| k) {
+            out.extend(unset(key, value).map(|empty| (key.clone(), empty)));
+        }
     }
     let Some((child_key, child_ty)) = child else { return out };
     if let Some(child) = wire.get(child_key).filter(|c| c.is_object()) {
@@ -103,6 +106,18 @@ fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String,
         }
     }
     out
+}
+
+/// The value that removes keyword `key` (given as `value`), `None` when it
+/// has none: then the derived schema keeps it (see docs/derive.md).
+fn unset(key: &str, value: &Value) -> Option<Value> {
+    use crd_vocabulary::Unset;
+    match crd_vocabulary::unset(key) {
+        Unset::EmptyText => Some(Value::String(String::new())),
+        Unset::False | Unset::RefusedFalse if value.is_boolean() => Some(Value::Bool(false)),
+        Unset::EmptyList => Some(Value::Array(Vec::new())),
+        _ => None,
+    }
 }
 
 fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
@@ -115,14 +130,26 @@ fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
 /// The keywords of a node without the child its type handles (`items` of
 /// a `Vec`, `additionalProperties` of a map, compared child by child) and,
 /// for nodes that become structs, the `properties` and `required` the
-/// struct's fields give. Any other `items` (on an object, which the API
-/// server accepts) is a keyword like the rest.
+/// struct's fields give (a `required` naming something else is stated).
+/// Any other `items` (on an object, which the API server accepts) is a
+/// keyword like the rest.
 fn own_keywords(wire: &Value, structural_object: bool, child: Option<&str>) -> Map<String, Value> {
     let Some(node) = wire.as_object() else { return Map::new() };
+    // A `required` entry that is no property (the API server does not
+    // check) is not a field: the node's list is stated whole.
+    let fields_give_required = |required: &Value| {
+        let properties = node.get("properties");
+        required
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|name| name.as_str().is_some_and(|name| properties.is_some_and(|p| p.get(name).is_some())))
+    };
     node.iter()
         .filter(|(key, value)| match key.as_str() {
             "items" | "additionalProperties" => !(value.is_object() && child == Some(key.as_str())),
-            "properties" | "required" => !structural_object,
+            "properties" => !structural_object,
+            "required" => !structural_object || !fields_give_required(value),
             _ => true,
         })
         .map(|(k, v)| (k.clone(), v.clone()))

@@ -11,106 +11,8 @@ use super::parse::{self, Key};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::json::{Json, Object};
 
-/// Where a keyword list is written; decides which keys it may hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// `#[schema(...)]` on a struct or enum.
-    Type,
-    /// `#[schema(...)]` on a field.
-    Field,
-    /// `#[schema(...)]` on an enum variant.
-    Variant,
-    /// Inside `items(...)` or `values(...)`: a whole schema.
-    Element,
-    /// Inside a junctor's `schema(...)` or `not(...)`: value validations
-    /// only, as structural schemas require.
-    Value,
-}
-
-const TYPE: u8 = 1;
-const FIELD: u8 = 2;
-const VARIANT: u8 = 4;
-const ELEMENT: u8 = 8;
-const VALUE: u8 = 16;
-/// Lists that describe a whole schema node.
-const NODE: u8 = TYPE | FIELD | VARIANT | ELEMENT;
-const ANY: u8 = NODE | VALUE;
-
-impl Place {
-    fn bit(self) -> u8 {
-        match self {
-            Self::Type => TYPE,
-            Self::Field => FIELD,
-            Self::Variant => VARIANT,
-            Self::Element => ELEMENT,
-            Self::Value => VALUE,
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Self::Type => "on a type",
-            Self::Field => "on a field",
-            Self::Variant => "on a variant",
-            Self::Element => "inside `items(...)` or `values(...)`",
-            Self::Value => "in a value-only schema (`all_of`, `any_of`, `one_of`, `not`)",
-        }
-    }
-}
-
-/// Every key, with the places it is allowed in (docs/derive.md's table).
-const KEYS: &[(&str, u8)] = &[
-    ("description", NODE),
-    ("title", NODE),
-    ("format", ANY),
-    ("minimum", ANY),
-    ("maximum", ANY),
-    ("exclusive_minimum", ANY),
-    ("exclusive_maximum", ANY),
-    ("multiple_of", ANY),
-    ("min_length", ANY),
-    ("max_length", ANY),
-    ("min_items", ANY),
-    ("max_items", ANY),
-    ("min_properties", ANY),
-    ("max_properties", ANY),
-    ("pattern", ANY),
-    ("enum_values", ANY),
-    ("enum_values_json", ANY),
-    ("default", NODE),
-    ("default_json", NODE),
-    ("no_default", FIELD),
-    ("nullable", NODE),
-    ("preserve_unknown_fields", NODE),
-    ("embedded_resource", NODE),
-    ("int_or_string", NODE),
-    ("list_type", NODE),
-    ("list_map_keys", NODE),
-    ("map_type", NODE),
-    ("validation", NODE),
-    ("items", ANY),
-    ("values", NODE),
-    ("all_of", ANY),
-    ("any_of", ANY),
-    ("one_of", ANY),
-    ("not", ANY),
-    ("example_json", ANY),
-    ("external_docs", ANY),
-    ("type_", NODE),
-    // `required = [...]` is the node's keyword (anywhere: the API server
-    // accepts it on any node, and ignores it on non-objects); bare
-    // `required`, on a field only, lists the field in its object's.
-    ("required", ANY),
-    ("property", VALUE),
-    ("skip", FIELD | VARIANT),
-    ("schema_with", FIELD),
-    ("schemars", FIELD),
-    ("crate", TYPE),
-];
-
-/// Keys that may be written more than once in one list (`required` once
-/// as a flag and once as a list).
-const REPEATABLE: &[&str] = &["validation", "property", "required"];
+pub use crd_vocabulary::Place;
+use crd_vocabulary::{KEYS, Value};
 
 /// One keyword list (all `#[schema]` attributes of an item together).
 #[derive(Default)]
@@ -167,27 +69,32 @@ fn keyword_list(cx: &Ctxt, input: ParseStream<'_>, place: Place) -> syn::Result<
     Ok(keywords)
 }
 
-// A key is known, allowed where it is written, and written once (except the
-// repeatable ones); `unique_items` is refused outright because the API
-// server rejects `uniqueItems: true` in CRDs.
-fn admit(keywords: &Keywords, key: &Key, place: Place) -> syn::Result<()> {
+// A key is known (crd-vocabulary's table), allowed where it is written,
+// and written once (except the repeatable ones); `unique_items` is refused
+// outright because the API server rejects `uniqueItems: true` in CRDs.
+fn admit(keywords: &Keywords, key: &Key, place: Place, valued: bool) -> syn::Result<&'static crd_vocabulary::Key> {
     let name = key.to_string();
     if name == "unique_items" {
         let message = "`unique_items` is forbidden in CRDs (the API server rejects `uniqueItems`); \
                        use `list_type = \"set\"` for a list of unique items";
         return Err(syn::Error::new(key.span(), message));
     }
-    let Some((_, places)) = KEYS.iter().find(|(k, _)| *k == name) else {
-        let allowed = KEYS.iter().filter(|(_, p)| p & place.bit() != 0).map(|(k, _)| *k);
+    let Some(entry) = crd_vocabulary::find(&name, valued) else {
+        let mut allowed: Vec<&str> = KEYS.iter().filter(|k| k.places.contains(place)).map(|k| k.attr).collect();
+        allowed.dedup();
         return Err(parse::unknown(key, "schema", allowed));
     };
-    if places & place.bit() == 0 {
+    if !entry.places.contains(place) {
         return Err(syn::Error::new(key.span(), not_allowed(&name, place)));
     }
-    if keywords.has(&name) && !REPEATABLE.contains(&name.as_str()) {
+    // Two keys of one keyword (`default`, `default_json`) are a conflict,
+    // which `check.rs` reports; bare `required` and `required = [...]` are
+    // two keys of one name.
+    let written = keywords.has(&name) && entry.json.is_none_or(|json| keywords.overlay.get(json).is_some());
+    if written && !entry.repeatable {
         return Err(syn::Error::new(key.span(), format!("duplicate schema attribute `{name}`")));
     }
-    Ok(())
+    Ok(entry)
 }
 
 fn not_allowed(name: &str, place: Place) -> String {
@@ -196,91 +103,48 @@ fn not_allowed(name: &str, place: Place) -> String {
         "skip" => "it belongs on a field or variant",
         "no_default" | "schema_with" | "schemars" => "it belongs on a field",
         "required" => "bare, it belongs on a field; `required = [...]` is the node's keyword",
-        "property" => "it belongs in a junctor's `schema(...)` or in `not(...)`",
         _ if place == Place::Value => "structural schemas allow only value validations under junctors",
         _ => "see the attribute reference",
     };
     format!("schema attribute `{name}` is not allowed {}: {hint}", place.describe())
 }
 
+/// One key and its value, parsed as the table's [`Value`] kind says.
 fn keyword(cx: &Ctxt, kw: &mut Keywords, key: &Key, input: ParseStream<'_>, place: Place) -> syn::Result<()> {
-    admit(kw, key, place)?;
+    let valued = input.peek(Token![=]) || input.peek(syn::token::Paren);
+    let entry = admit(kw, key, place, valued)?;
     kw.keys.push(key.clone());
-    let name = key.to_string();
-    let json_key = match name.as_str() {
-        "description" | "title" | "format" | "pattern" => Some(Json::String(parse::string(input, key)?.value())),
-        "minimum" | "maximum" | "multiple_of" => Some(parse::number(input, key)?),
-        "min_length" | "max_length" | "min_items" | "max_items" | "min_properties" | "max_properties" => {
-            Some(parse::count(input, key)?)
+    let value = match entry.value {
+        Value::Text => Json::String(parse::string(input, key)?.value()),
+        Value::Choice(options) => Json::String(parse::one_of(input, key, options)?.value()),
+        Value::Number => parse::number(input, key)?,
+        Value::Count => parse::count(input, key)?,
+        Value::Flag => Json::Bool(parse::flag(input, key)?),
+        Value::Literal => parse::literal(input, key)?,
+        Value::Literals => Json::Array(parse::list(input, key, "[\"a\", \"b\"]", literal_item)?),
+        Value::Strings if entry.attr == "required" && !input.peek2(syn::token::Bracket) => {
+            let message = "`required` alone marks a field required; `required = [\"a\", \"b\"]` is the \
+                           node's own list of required properties";
+            return Err(syn::Error::new(key.span(), message));
         }
-        "exclusive_minimum"
-        | "exclusive_maximum"
-        | "nullable"
-        | "preserve_unknown_fields"
-        | "embedded_resource"
-        | "int_or_string" => Some(Json::Bool(parse::flag(input, key)?)),
-        "enum_values" => Some(Json::Array(parse::list(input, key, "[\"a\", \"b\"]", literal_item)?)),
-        "default" => Some(parse::literal(input, key)?),
-        "default_json" | "example_json" => Some(parse::json_text(input, key)?),
-        "enum_values_json" => match parse::json_text(input, key)? {
-            list @ Json::Array(_) => Some(list),
+        Value::Strings => Json::Array(strings(input, key)?),
+        Value::Json => parse::json_text(input, key)?,
+        Value::JsonList => match parse::json_text(input, key)? {
+            list @ Json::Array(_) => list,
             _ => {
-                return Err(syn::Error::new(
-                    key.span(),
-                    "`enum_values_json` is a JSON list: `enum_values_json = \"[{...}]\"`",
-                ));
-            }
-        },
-        "list_type" => Some(list_type(kw, input, key)?),
-        "map_type" => Some(Json::String(parse::one_of(input, key, &["granular", "atomic"])?.value())),
-        "list_map_keys" => Some(Json::Array(strings(input, key)?)),
-        "type_" => Some(Json::String(parse::one_of(input, key, TYPES)?.value())),
-        "required" if input.peek(Token![=]) => {
-            if !input.peek2(syn::token::Bracket) {
-                let message = "`required` alone marks a field required; `required = [\"a\", \"b\"]` is the \
-                               node's own list of required properties";
+                let message = format!("`{key}` is a JSON list: `{key} = \"[{{...}}]\"`");
                 return Err(syn::Error::new(key.span(), message));
             }
-            if kw.overlay.get("required").is_some() {
-                return Err(syn::Error::new(key.span(), "duplicate schema attribute `required = [...]`"));
-            }
-            Some(Json::Array(strings(input, key)?))
-        }
-        _ => None,
+        },
+        _ => return structured(cx, kw, key, input, place, entry),
     };
-    match json_key {
-        Some(value) => kw.overlay.insert(json_name(&name), value),
-        None => structured(cx, kw, key, input, place)?,
+    if let Some(json) = entry.json {
+        if let (Json::String(list_type), "x-kubernetes-list-type") = (&value, json) {
+            kw.list_type = Some(list_type.clone());
+        }
+        kw.overlay.insert(json, value);
     }
     Ok(())
-}
-
-const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean"];
-
-/// The JSON keyword of a key that maps to one keyword.
-fn json_name(name: &str) -> &str {
-    match name {
-        "exclusive_minimum" => "exclusiveMinimum",
-        "exclusive_maximum" => "exclusiveMaximum",
-        "multiple_of" => "multipleOf",
-        "min_length" => "minLength",
-        "max_length" => "maxLength",
-        "min_items" => "minItems",
-        "max_items" => "maxItems",
-        "min_properties" => "minProperties",
-        "max_properties" => "maxProperties",
-        "enum_values" | "enum_values_json" => "enum",
-        "default_json" => "default",
-        "example_json" => "example",
-        "preserve_unknown_fields" => "x-kubernetes-preserve-unknown-fields",
-        "embedded_resource" => "x-kubernetes-embedded-resource",
-        "int_or_string" => "x-kubernetes-int-or-string",
-        "list_type" => "x-kubernetes-list-type",
-        "list_map_keys" => "x-kubernetes-list-map-keys",
-        "map_type" => "x-kubernetes-map-type",
-        "type_" => "type",
-        other => other,
-    }
 }
 
 fn literal_item(input: ParseStream<'_>) -> syn::Result<Json> {
@@ -299,63 +163,50 @@ fn strings(input: ParseStream<'_>, key: &Key) -> syn::Result<Vec<Json>> {
     Ok(parse::strings(input, key)?.iter().map(|s| Json::String(s.value())).collect())
 }
 
-fn list_type(kw: &mut Keywords, input: ParseStream<'_>, key: &Key) -> syn::Result<Json> {
-    let value = parse::one_of(input, key, &["atomic", "set", "map"])?.value();
-    kw.list_type = Some(value.clone());
-    Ok(Json::String(value))
-}
-
-/// Keys whose value is not a single keyword: nested lists, flags the
-/// expansion reads, paths.
-fn structured(cx: &Ctxt, kw: &mut Keywords, key: &Key, input: ParseStream<'_>, place: Place) -> syn::Result<()> {
-    let name = key.to_string();
-    match name.as_str() {
-        "validation" => {
+/// Keys whose value is not a single keyword: nested lists, rules, flags
+/// the expansion reads, paths.
+fn structured(
+    cx: &Ctxt,
+    kw: &mut Keywords,
+    key: &Key,
+    input: ParseStream<'_>,
+    place: Place,
+    entry: &crd_vocabulary::Key,
+) -> syn::Result<()> {
+    match (entry.value, entry.json) {
+        (Value::Rule, Some(json)) => {
             let rule = super::validation::parse(cx, input, key)?;
-            match kw.overlay.get_mut("x-kubernetes-validations") {
+            match kw.overlay.get_mut(json) {
                 Some(Json::Array(rules)) => rules.push(rule),
-                _ => kw.overlay.insert("x-kubernetes-validations", Json::Array(vec![rule])),
+                _ => kw.overlay.insert(json, Json::Array(vec![rule])),
             }
         }
-        "items" | "values" => {
-            let inner = if place == Place::Value { Place::Value } else { Place::Element };
+        (Value::Keywords, Some(json)) => {
+            // `not(...)` holds value validations; `items(...)` and
+            // `values(...)` a whole schema, unless under a junctor.
+            let inner = if place == Place::Value || json == "not" { Place::Value } else { Place::Element };
             let content = parse::parens(input, key, "<keywords>")?;
             let nested = keyword_list(cx, &content, inner)?;
-            let json_key = if name == "items" { "items" } else { "additionalProperties" };
-            kw.overlay.insert(json_key, Json::Object(nested.overlay.clone()));
+            kw.overlay.insert(json, Json::Object(nested.overlay.clone()));
             kw.nested.push((inner, nested));
         }
-        "all_of" | "any_of" | "one_of" => {
+        (Value::Schemas, Some(json)) => {
             let schemas = junctor(cx, kw, input, key)?;
-            let json_key = match name.as_str() {
-                "all_of" => "allOf",
-                "any_of" => "anyOf",
-                _ => "oneOf",
-            };
-            kw.overlay.insert(json_key, Json::Array(schemas));
+            kw.overlay.insert(json, Json::Array(schemas));
         }
-        "not" => {
-            let content = parse::parens(input, key, "<keywords>")?;
-            let nested = keyword_list(cx, &content, Place::Value)?;
-            kw.overlay.insert("not", Json::Object(nested.overlay.clone()));
-            kw.nested.push((Place::Value, nested));
-        }
-        "property" => property(cx, kw, input, key)?,
-        "external_docs" => kw.overlay.insert("externalDocs", super::validation::external_docs(cx, input, key)?),
-        "schema_with" => kw.schema_with = Some(path_value::<ExprPath>(input, key)?),
-        "crate" => kw.crate_path = Some(path_value::<syn::Path>(input, key)?),
-        "required" => {
-            if place != Place::Field {
-                return Err(syn::Error::new(key.span(), not_allowed("required", place)));
-            }
+        (Value::Property, _) => property(cx, kw, input, key, place)?,
+        (Value::ExternalDocs, Some(json)) => kw.overlay.insert(json, super::validation::external_docs(cx, input, key)?),
+        (Value::Path, _) if entry.attr == "schema_with" => kw.schema_with = Some(path_value::<ExprPath>(input, key)?),
+        (Value::Path, _) => kw.crate_path = Some(path_value::<syn::Path>(input, key)?),
+        _ if entry.attr == "required" => {
             if kw.required_flag {
                 return Err(syn::Error::new(key.span(), "duplicate schema attribute `required`"));
             }
             kw.required_flag = true;
             parse::bare(input, key)?;
         }
-        // The flags the expansion reads from `keys`: required, skip,
-        // no_default, schemars.
+        // The flags the expansion reads from `keys`: skip, no_default,
+        // schemars.
         _ => parse::bare(input, key)?,
     }
     Ok(())
@@ -379,8 +230,10 @@ fn junctor(cx: &Ctxt, kw: &mut Keywords, input: ParseStream<'_>, key: &Key) -> s
     Ok(schemas)
 }
 
-/// `property("name", <keywords>)` in a value-only schema.
-fn property(cx: &Ctxt, kw: &mut Keywords, input: ParseStream<'_>, key: &Key) -> syn::Result<()> {
+/// `property("name", <keywords>)`: one of the node's `properties`, a
+/// value-only schema under a junctor and a whole schema elsewhere.
+fn property(cx: &Ctxt, kw: &mut Keywords, input: ParseStream<'_>, key: &Key, place: Place) -> syn::Result<()> {
+    let inner = if place == Place::Value { Place::Value } else { Place::Element };
     let content = parse::parens(input, key, "\"name\", <keywords>")?;
     let span = content.span();
     let name: LitStr = content
@@ -389,7 +242,7 @@ fn property(cx: &Ctxt, kw: &mut Keywords, input: ParseStream<'_>, key: &Key) -> 
     if !content.is_empty() {
         content.parse::<Token![,]>()?;
     }
-    let nested = keyword_list(cx, &content, Place::Value)?;
+    let nested = keyword_list(cx, &content, inner)?;
     match kw.overlay.get_mut("properties") {
         Some(Json::Object(properties)) => properties.insert(&name.value(), Json::Object(nested.overlay.clone())),
         _ => {
@@ -398,7 +251,7 @@ fn property(cx: &Ctxt, kw: &mut Keywords, input: ParseStream<'_>, key: &Key) -> 
             kw.overlay.insert("properties", Json::Object(properties));
         }
     }
-    kw.nested.push((Place::Value, nested));
+    kw.nested.push((inner, nested));
     Ok(())
 }
 

@@ -9,6 +9,7 @@
 
 pub mod schema;
 pub mod value;
+pub mod vocabulary;
 
 use proptest::prelude::*;
 use proptest::sample::select;
