@@ -12,8 +12,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crd_schema::crd::{CrdSpec, CustomResourceDefinition};
-use crd_schema::openapi::{Format, document, preferred_version};
+use crd_schema::crd::{CrdSpec, CustomResourceDefinition, VersionError};
+use crd_schema::openapi::{Format, document};
 
 /// The checked command line of `crd openapi` (see `args::OpenapiArgs`).
 #[derive(Debug)]
@@ -48,7 +48,7 @@ fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Stri
     let crds = of_group(crds, args.group.as_deref())?;
     let version = match &args.version {
         Some(v) => check_version(&crds, v)?,
-        None => crds.iter().find_map(|c| preferred_version(&c.spec)).ok_or_else(|| none_served(&crds))?.to_owned(),
+        None => crds.iter().find_map(|c| c.spec.preferred_version()).ok_or_else(|| none_served(&crds))?.to_owned(),
     };
     for crd in &crds {
         if crd.spec.served_version(&version).is_err() {
@@ -98,12 +98,13 @@ fn of_group(crds: Vec<CustomResourceDefinition>, group: Option<&str>) -> Result<
 /// `version` when some CRD of the group serves it; otherwise an error
 /// that lists the served versions.
 fn check_version(crds: &[CustomResourceDefinition], version: &str) -> Result<String, String> {
-    if crds.iter().any(|c| c.spec.served_version(version).is_ok()) {
+    let found: Vec<_> = crds.iter().map(|c| c.spec.served_version(version)).collect();
+    if found.iter().any(Result::is_ok) {
         return Ok(version.to_owned());
     }
     let served = CrdSpec::served_by_any(crds.iter().map(|c| &c.spec));
     let group = crds.first().map_or("", |c| c.spec.group.as_str());
-    if crds.iter().flat_map(|c| &c.spec.versions).any(|v| v.name == version) {
+    if found.iter().any(|f| matches!(f, Err(VersionError::NotServed { .. }))) {
         Err(format!("version {version} of group {group} is not served (served versions: {served})"))
     } else {
         Err(format!("no CRD of group {group} has version {version} (served versions: {served})"))

@@ -220,18 +220,13 @@ fn option_string(lit: Option<&LitStr>) -> TokenStream {
 
 fn subresources(paths: &Paths, crd: &Crd) -> TokenStream {
     let krate = &paths.krate;
-    let private = paths.private();
-    let status = if crd.status {
-        quote!(::core::option::Option::Some(#private::empty_object()))
-    } else {
-        quote!(::core::option::Option::None)
-    };
+    let status = crd.status;
     let scale = match &crd.scale {
         Some(scale) => {
             let spec = owned(&scale.spec_replicas_path);
             let status = owned(&scale.status_replicas_path);
             let selector = option_string(scale.label_selector_path.as_ref());
-            quote!(::core::option::Option::Some(#krate::schema::ScaleSubresource {
+            quote!(::core::option::Option::Some(#krate::schema::Scale {
                 spec_replicas_path: #spec,
                 status_replicas_path: #status,
                 label_selector_path: #selector,
@@ -239,7 +234,7 @@ fn subresources(paths: &Paths, crd: &Crd) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    quote!(#krate::schema::SubresourcesManifest { status: #status, scale: #scale })
+    quote!(#krate::schema::Subresources { status: #status, scale: #scale })
 }
 
 fn printer_column(paths: &Paths, column: &PrinterColumn) -> TokenStream {
@@ -247,12 +242,11 @@ fn printer_column(paths: &Paths, column: &PrinterColumn) -> TokenStream {
     let name = owned(&column.name);
     let type_ = owned(&column.type_);
     let json_path = owned(&column.json_path);
-    let description = option_string(column.description.as_ref());
-    let format = option_string(column.format.as_ref());
-    let priority = match column.priority {
-        Some(p) => quote!(::core::option::Option::Some(#p)),
-        None => quote!(::core::option::Option::None),
-    };
+    // Absent is empty (or 0), which the manifest leaves out as Go does.
+    let or_empty = |lit: Option<&LitStr>| lit.map_or_else(|| quote!(::std::string::String::new()), owned);
+    let description = or_empty(column.description.as_ref());
+    let format = or_empty(column.format.as_ref());
+    let priority = column.priority.unwrap_or(0);
     quote!(#krate::schema::PrinterColumn {
         name: #name,
         type_: #type_,

@@ -1,12 +1,15 @@
 //! CRD objects (v1, v1beta1) and specs in the internal layout: reading
-//! them ([`super::read`]), the v1 → internal conversion (fields equal in
-//! every version move to the top level) and the API server's defaulting.
+//! them ([`super::read`]) or taking a [`CrdManifest`] built in Rust, the
+//! v1 → internal conversion (fields equal in every version move to the top
+//! level) and the API server's defaulting.
 
 use serde_json::Value;
 
 use super::read::{Layout, Reader};
-use super::{Conversion, CrdSpec, CrdStatus, CrdVersion, CustomResourceDefinition};
+use super::{Conversion, CrdSpec, CrdStatus, CrdVersion, CustomResourceDefinition, CustomResourceValidation};
+use crate::objectmeta::ObjectMeta;
 use crate::objectmeta::names::go_to_lower;
+use crate::schema::{CrdManifest, CrdVersionManifest};
 use crate::wire::DecodeIssue;
 use crate::yaml::Step;
 
@@ -45,9 +48,9 @@ fn apply_defaults(spec: &mut CrdSpec, status: &mut CrdStatus, layout: Layout) {
         conversion.conversion_review_versions = vec!["v1beta1".to_owned()];
     }
     if status.stored_versions.as_ref().is_none_or(Vec::is_empty)
-        && let Some(storage) = spec.versions.iter().find(|v| v.storage)
+        && let Some(storage) = spec.storage_version()
     {
-        status.stored_versions = Some(vec![storage.name.clone()]);
+        status.stored_versions = Some(vec![storage.to_owned()]);
     }
 }
 
@@ -118,6 +121,58 @@ fn read(doc: &Value, layout: Layout, defaulting: bool) -> Option<CustomResourceD
     Some(CustomResourceDefinition { api_version, metadata, spec, status, decode_issues: reader.issues })
 }
 
+/// A manifest built in Rust ([`CrdManifest`]), read as [`read`] reads its
+/// v1 JSON but without writing it: the shared parts are cloned, each
+/// version's schema (as the manifest writes it) is decoded with its issues
+/// at their manifest paths, then the v1 defaulting and conversion apply.
+pub(super) fn from_written(manifest: &CrdManifest) -> CustomResourceDefinition {
+    let mut reader = Reader::new(true);
+    let versions = manifest
+        .spec
+        .versions
+        .iter()
+        .enumerate()
+        .map(|(i, version)| written_version(&mut reader, version, i))
+        .collect();
+    let mut spec = CrdSpec {
+        group: manifest.spec.group.clone(),
+        names: manifest.spec.names.clone(),
+        scope: manifest.spec.scope.clone(),
+        versions,
+        ..CrdSpec::default()
+    };
+    let mut status = CrdStatus::default();
+    apply_defaults(&mut spec, &mut status, Layout::V1);
+    convert_v1(&mut spec);
+    let metadata = ObjectMeta { name: manifest.metadata.name.clone(), ..ObjectMeta::default() };
+    CustomResourceDefinition {
+        api_version: manifest.api_version.clone(),
+        metadata,
+        spec,
+        status,
+        decode_issues: reader.issues,
+    }
+}
+
+// Version `i` of a written manifest: a schema is always written, and
+// subresources only when there are some.
+fn written_version(reader: &mut Reader, version: &CrdVersionManifest, i: usize) -> CrdVersion {
+    let key = |k: &str| Step::Key(k.to_owned());
+    let path = [key("spec"), key("versions"), Step::Index(i), key("schema"), key("openAPIV3Schema")];
+    let schema = reader.schema(&version.written_schema(), &path);
+    CrdVersion {
+        name: version.name.clone(),
+        served: version.served,
+        storage: version.storage,
+        deprecated: version.deprecated,
+        deprecation_warning: version.deprecation_warning.clone(),
+        schema: Some(CustomResourceValidation { open_api_v3_schema: Some(schema) }),
+        subresources: (!version.subresources.is_empty()).then(|| version.subresources.clone()),
+        additional_printer_columns: version.additional_printer_columns.clone(),
+        selectable_fields: version.selectable_fields.clone(),
+    }
+}
+
 pub(super) fn from_manifest(doc: &Value) -> Option<CustomResourceDefinition> {
     read(doc, layout_of(doc)?, true)
 }
@@ -178,6 +233,98 @@ mod tests {
         assert_eq!(not_served, VersionError::NotServed { version: "v1".to_owned(), served: "v2, v3".to_owned() });
         assert_eq!(not_served.to_string(), "does not serve version \"v1\" (served: v2, v3)");
         assert_eq!(spec.served_version("v4").unwrap_err().to_string(), "has no version \"v4\" (served: v2, v3)");
+    }
+
+    // A manifest built in Rust reads as its JSON does: the typed conversion
+    // and the reader agree on every shared part, hoisted or not.
+    #[test]
+    fn a_written_manifest_converts_as_its_json_reads() {
+        use crate::schema::{
+            CrdManifestMetadata, CrdManifestSpec, Names, PrinterColumn, Scale, SelectableField, Subresources,
+        };
+        let schema = |default: Value| match json!({"type": "object", "properties": {
+            "spec": {"type": "object", "default": default, "properties": {"b": {"type": "string"}, "a": {"type": "integer"}}}}})
+        {
+            Value::Object(map) => map,
+            _ => unreachable!("an object literal"),
+        };
+        let scale = |selector: Option<&str>| Scale {
+            spec_replicas_path: ".spec.replicas".into(),
+            status_replicas_path: ".status.replicas".into(),
+            label_selector_path: selector.map(str::to_owned),
+        };
+        let column = |name: &str| PrinterColumn {
+            name: name.into(),
+            type_: "string".into(),
+            json_path: format!(".spec.{name}"),
+            ..PrinterColumn::default()
+        };
+        let mut v1 = CrdVersionManifest::new("v1", schema(json!({"b": "x", "a": 1})));
+        v1.subresources = Subresources { status: true, scale: Some(scale(Some(".status.selector"))) };
+        let full = PrinterColumn { description: "d".into(), format: "byte".into(), priority: 1, ..column("b") };
+        v1.additional_printer_columns = vec![column("a"), full];
+        v1.selectable_fields = vec![SelectableField { json_path: ".spec.b".into() }];
+        let mut v2 = CrdVersionManifest::new("v2", schema(json!({"a": 1, "b": "x"})));
+        (v2.storage, v2.deprecated, v2.deprecation_warning) = (false, true, Some("use v1".into()));
+        v2.subresources = Subresources { status: false, scale: Some(scale(None)) };
+        v2.additional_printer_columns = v1.additional_printer_columns.clone();
+        v2.selectable_fields = v1.selectable_fields.clone();
+        let manifest = CrdManifest {
+            api_version: "apiextensions.k8s.io/v1".into(),
+            kind: "CustomResourceDefinition".into(),
+            metadata: CrdManifestMetadata { name: "foos.example.com".into() },
+            spec: CrdManifestSpec {
+                group: "example.com".into(),
+                names: Names {
+                    plural: "foos".into(),
+                    kind: "Foo".into(),
+                    short_names: vec!["fo".into()],
+                    categories: vec!["all".into()],
+                    ..Names::default()
+                },
+                scope: "Namespaced".into(),
+                versions: vec![v1, v2],
+            },
+        };
+        let typed = CustomResourceDefinition::from(&manifest);
+        let json = serde_json::to_value(&manifest).unwrap();
+        assert_eq!(Some(&typed), CustomResourceDefinition::from_manifest(&json).as_ref());
+        // Equal schemas and columns are hoisted, different subresources are not.
+        assert!(typed.decode_issues.is_empty() && typed.spec.validation.is_some());
+        assert_eq!(typed.spec.printer_columns_for_version("v2").len(), 2);
+        assert!(typed.spec.subresources.is_none());
+        assert_eq!(
+            typed.spec.subresources_for_version("v2"),
+            Some(&Subresources { status: false, scale: Some(scale(None)) })
+        );
+        assert_eq!(typed.spec.names.singular, "foo");
+        assert_eq!(typed.status.stored_versions, Some(vec!["v1".to_owned()]));
+        // Data keys are sorted as written, so defaults apply in one order.
+        let default =
+            typed.spec.version_schema(0).and_then(|s| s.properties.as_ref()).and_then(|p| p[0].1.default.clone());
+        assert_eq!(default.map(|d| serde_json::to_string(&d).unwrap()).as_deref(), Some(r#"{"a":1,"b":"x"}"#));
+    }
+
+    #[test]
+    fn written_schema_problems_are_reported_at_their_manifest_paths() {
+        let mut schema = crate::schema::Schema::new();
+        schema.insert("type".into(), json!(5));
+        let manifest = CrdManifest {
+            api_version: "apiextensions.k8s.io/v1".into(),
+            kind: "CustomResourceDefinition".into(),
+            metadata: crate::schema::CrdManifestMetadata { name: "foos.example.com".into() },
+            spec: crate::schema::CrdManifestSpec {
+                group: "example.com".into(),
+                names: crate::schema::Names { plural: "foos".into(), kind: "Foo".into(), ..Default::default() },
+                scope: "Cluster".into(),
+                versions: vec![CrdVersionManifest::new("v1", schema)],
+            },
+        };
+        let typed = CustomResourceDefinition::from(&manifest);
+        let issues: Vec<String> = typed.decode_issues.iter().map(|i| i.message("")).collect();
+        assert_eq!(issues, [".spec.versions[0].schema.openAPIV3Schema.type: cannot decode: expected a string"]);
+        let json = CustomResourceDefinition::from_manifest(&serde_json::to_value(&manifest).unwrap()).unwrap();
+        assert_eq!(typed, json);
     }
 
     #[test]

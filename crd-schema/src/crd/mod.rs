@@ -2,7 +2,9 @@
 //!
 //! Entry points: [`CustomResourceDefinition::from_manifest`] (a v1 or
 //! v1beta1 manifest as JSON, defaulted and converted like the API server
-//! does), [`CustomResourceDefinition::from_object`] (converted only),
+//! does), `CustomResourceDefinition::from(&CrdManifest)` (the same for a
+//! manifest built in Rust, without JSON in between),
+//! [`CustomResourceDefinition::from_object`] (converted only),
 //! [`CrdSpec::from_internal`] (the internal layout used by the conformance
 //! data), [`load`] (files and directories), [`find_served`] (the CRD and
 //! version that take an object), and
@@ -21,9 +23,14 @@ mod manifest;
 mod matching;
 mod read;
 mod strategy;
+mod version;
 mod write;
 
 pub use matching::{MatchError, Served, find_served};
+
+// The parts of a CRD the manifest writer shares with this model, defined
+// once beside the writer (always compiled).
+pub use crate::schema::{Names, PrinterColumn, Scale, SelectableField, Subresources};
 
 pub use load::{
     Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
@@ -33,6 +40,7 @@ pub use load::{
 use serde_json::Value;
 
 use crate::objectmeta::ObjectMeta;
+use crate::schema::CrdManifest;
 use crate::wire::{DecodeIssue, JSONSchemaProps};
 
 /// Why [`CrdSpec::served_version`] refused a version. The text follows the
@@ -63,52 +71,6 @@ pub enum VersionError {
 pub struct CustomResourceValidation {
     /// `openAPIV3Schema`, absent when `None`.
     pub open_api_v3_schema: Option<JSONSchemaProps>,
-}
-
-/// `subresources`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Subresources {
-    /// Whether `status: {}` is present.
-    pub status: bool,
-    /// The `scale` subresource.
-    pub scale: Option<Scale>,
-}
-
-/// `subresources.scale`: where the replica counts and the label selector
-/// are in a custom resource (`.spec.replicas`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scale {
-    /// `specReplicasPath`
-    pub spec_replicas_path: String,
-    /// `statusReplicasPath`
-    pub status_replicas_path: String,
-    /// `labelSelectorPath`
-    pub label_selector_path: Option<String>,
-}
-
-/// One `additionalPrinterColumns` entry (`jsonPath` in v1, `JSONPath` in
-/// v1beta1 and the internal layout).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PrinterColumn {
-    /// `name`
-    pub name: String,
-    /// `type`
-    pub type_: String,
-    /// `format`
-    pub format: String,
-    /// `description`
-    pub description: String,
-    /// `priority`
-    pub priority: i32,
-    /// `jsonPath`
-    pub json_path: String,
-}
-
-/// One `selectableFields` entry.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SelectableField {
-    /// `jsonPath`
-    pub json_path: String,
 }
 
 /// `spec.conversion` in the internal layout: v1's `webhook.clientConfig`
@@ -169,23 +131,6 @@ pub struct CrdVersion {
     pub additional_printer_columns: Vec<PrinterColumn>,
     /// `selectableFields` (empty when hoisted or absent)
     pub selectable_fields: Vec<SelectableField>,
-}
-
-/// `spec.names`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Names {
-    /// `plural`
-    pub plural: String,
-    /// `singular`
-    pub singular: String,
-    /// `kind`
-    pub kind: String,
-    /// `listKind`
-    pub list_kind: String,
-    /// `shortNames`
-    pub short_names: Vec<String>,
-    /// `categories`
-    pub categories: Vec<String>,
 }
 
 /// A CRD `spec` in the internal layout.
@@ -321,6 +266,21 @@ impl CrdSpec {
         self.versions.iter().filter(|v| v.served).map(|v| v.name.as_str())
     }
 
+    /// The version clients prefer, as discovery lists it first: the served
+    /// version that sorts first by Kubernetes' version priority (GA before
+    /// beta before alpha, higher numbers first, then other names
+    /// alphabetically). `None` when no version is served.
+    pub fn preferred_version(&self) -> Option<&str> {
+        self.served_versions().min_by(|a, b| version::priority_order(a, b))
+    }
+
+    /// The storage version: the first version marked `storage`, as the API
+    /// server finds it (`GetCRDStorageVersion`). `None` when there is none,
+    /// which validation refuses.
+    pub fn storage_version(&self) -> Option<&str> {
+        self.versions.iter().find(|v| v.storage).map(|v| v.name.as_str())
+    }
+
     /// The index of version `name` in `spec.versions` when the API server
     /// serves it: an object of any other version is refused, as the server
     /// has no endpoint for it. The error (to follow the CRD's name) says
@@ -346,6 +306,17 @@ impl CrdSpec {
     /// `crd.spec`). Decoding problems are returned beside the spec.
     pub fn from_internal(spec: &Value) -> (Self, Vec<DecodeIssue>) {
         manifest::internal_spec(spec)
+    }
+}
+
+/// A CRD built in Rust (the derive's [`CrdManifest`]), taken as
+/// [`CustomResourceDefinition::from_manifest`] takes its v1 JSON, without
+/// writing it: defaulted and converted to the internal layout, each
+/// version's schema decoded (its problems in `decode_issues`, at their
+/// manifest paths). The manifest is read as v1 whatever its `apiVersion`.
+impl From<&CrdManifest> for CustomResourceDefinition {
+    fn from(manifest: &CrdManifest) -> Self {
+        manifest::from_written(manifest)
     }
 }
 

@@ -12,7 +12,7 @@ use super::{
     SelectableField, ServiceReference, Subresources, WebhookClientConfig,
 };
 use crate::objectmeta::{ObjectMeta, decode_object_meta};
-use crate::wire::{DecodeIssue, DecodeIssueKind, Decoder, decode_bytes};
+use crate::wire::{DecodeIssue, DecodeIssueKind, Decoder, JSONSchemaProps, decode_bytes};
 use crate::yaml::Step;
 
 /// Which layout a CRD is written in.
@@ -191,13 +191,17 @@ impl Reader {
     fn validation(&mut self, v: &Value, path: &[Step]) -> Option<CustomResourceValidation> {
         let m = self.object(v, path)?;
         self.known(m, path, &["openAPIV3Schema"]);
-        let schema = m.get("openAPIV3Schema").filter(|s| !s.is_null()).map(|s| {
-            let mut d = Decoder::default();
-            let schema = d.schema(s);
-            self.absorb(d, &key(path, "openAPIV3Schema"));
-            schema
-        });
+        let schema =
+            m.get("openAPIV3Schema").filter(|s| !s.is_null()).map(|s| self.schema(s, &key(path, "openAPIV3Schema")));
         Some(CustomResourceValidation { open_api_v3_schema: schema })
+    }
+
+    /// The schema `v` at `path`, its decoding issues under that path.
+    pub(super) fn schema(&mut self, v: &Value, path: &[Step]) -> JSONSchemaProps {
+        let mut d = Decoder::default();
+        let schema = d.schema(v);
+        self.absorb(d, path);
+        schema
     }
 
     fn subresources(&mut self, v: &Value, path: &[Step]) -> Option<Subresources> {

@@ -11,8 +11,8 @@ impl CustomResourceDefinition {
     /// when no version is marked `storage`).
     pub fn prepare_for_create(&mut self) {
         self.status = super::CrdStatus::default();
-        if let Some(storage) = self.spec.versions.iter().find(|v| v.storage) {
-            self.status.stored_versions = Some(vec![storage.name.clone()]);
+        if let Some(storage) = self.spec.storage_version() {
+            self.status.stored_versions = Some(vec![storage.to_owned()]);
         }
     }
 
@@ -23,10 +23,10 @@ impl CustomResourceDefinition {
     /// validation finds one).
     pub fn prepare_for_update(&mut self, old: &CustomResourceDefinition) {
         self.status = old.status.clone();
-        if let Some(storage) = self.spec.versions.iter().find(|v| v.storage) {
+        if let Some(storage) = self.spec.storage_version() {
             let stored = self.status.stored_versions.get_or_insert_with(Vec::new);
-            if !stored.contains(&storage.name) {
-                stored.push(storage.name.clone());
+            if !stored.iter().any(|s| s == storage) {
+                stored.push(storage.to_owned());
             }
         }
         if self.metadata.resource_version.is_empty() {

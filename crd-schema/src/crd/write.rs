@@ -1,9 +1,10 @@
 //! The internal layout as JSON, in v1beta1's spelling (the internal one):
 //! what error values show of a CRD's versions.
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{CrdVersion, PrinterColumn, Scale, SelectableField, Subresources};
+use super::{CrdVersion, PrinterColumn};
 
 impl CrdVersion {
     /// This version as JSON: absent and empty fields are left out.
@@ -23,36 +24,26 @@ impl CrdVersion {
             m.insert("schema".into(), inner.map_or_else(|| json!({}), |s| json!({"openAPIV3Schema": s})));
         }
         if let Some(subresources) = &self.subresources {
-            m.insert("subresources".into(), subresources_value(subresources));
+            m.insert("subresources".into(), shared_value(subresources));
         }
         if !self.additional_printer_columns.is_empty() {
             let columns = self.additional_printer_columns.iter().map(column_value).collect();
             m.insert("additionalPrinterColumns".into(), Value::Array(columns));
         }
         if !self.selectable_fields.is_empty() {
-            let fields =
-                self.selectable_fields.iter().map(|SelectableField { json_path }| json!({"jsonPath": json_path}));
-            m.insert("selectableFields".into(), Value::Array(fields.collect()));
+            m.insert("selectableFields".into(), shared_value(&self.selectable_fields));
         }
         Value::Object(m)
     }
 }
 
-fn subresources_value(s: &Subresources) -> Value {
-    let mut m = Map::new();
-    if s.status {
-        m.insert("status".into(), json!({}));
-    }
-    if let Some(Scale { spec_replicas_path, status_replicas_path, label_selector_path }) = &s.scale {
-        let mut scale = json!({"specReplicasPath": spec_replicas_path, "statusReplicasPath": status_replicas_path});
-        if let (Some(label), Value::Object(scale)) = (label_selector_path, &mut scale) {
-            scale.insert("labelSelectorPath".into(), Value::String(label.clone()));
-        }
-        m.insert("scale".into(), scale);
-    }
-    Value::Object(m)
+// Subresources and selectable fields are spelled the same in every layout:
+// their v1 serialisation, which cannot fail (string keys, no floats).
+fn shared_value(part: &impl Serialize) -> Value {
+    serde_json::to_value(part).unwrap_or(Value::Null)
 }
 
+// Printer columns are not: the internal layout spells the path `JSONPath`.
 fn column_value(c: &PrinterColumn) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), Value::String(c.name.clone()));

@@ -117,43 +117,10 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
     Ok(doc)
 }
 
-/// The version clients prefer: the served version that sorts first by
-/// Kubernetes' version priority (GA before beta before alpha, higher
-/// numbers first, then other names alphabetically).
+/// The version clients prefer: [`CrdSpec::preferred_version`], which
+/// this forwards to.
 pub fn preferred_version(spec: &CrdSpec) -> Option<&str> {
-    spec.served_versions().min_by(|a, b| version_order(a, b))
-}
-
-/// Kubernetes' `CompareKubeAwareVersionStrings`, as an ordering where the
-/// preferred version comes first: `v10, v2, v1, v11beta2, v10beta3,
-/// v3beta1, v12alpha1, v11alpha2, foo1, foo10`.
-fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
-    match (kube_version(a), kube_version(b)) {
-        // Stability first (GA 2, beta 1, alpha 0), then major, then minor,
-        // each highest first.
-        (Some(x), Some(y)) => y.cmp(&x),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.cmp(b),
-    }
-}
-
-/// `v<major>[(alpha|beta)<minor>]` as (stability, major, minor); `None`
-/// for other names.
-fn kube_version(name: &str) -> Option<(u8, u64, u64)> {
-    let rest = name.strip_prefix('v')?;
-    let split = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-    let (major, rest) = rest.split_at(split);
-    let major = major.parse().ok()?;
-    if rest.is_empty() {
-        return Some((2, major, 0));
-    }
-    let (stability, minor) =
-        if let Some(m) = rest.strip_prefix("beta") { (1, m) } else { (0, rest.strip_prefix("alpha")?) };
-    if minor.is_empty() || !minor.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((stability, major, minor.parse().ok()?))
+    spec.preferred_version()
 }
 
 /// The group of all of `crds`; an error when there are none or several.
@@ -825,16 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn versions_sort_by_kubernetes_priority() {
-        let mut names =
-            ["foo10", "v1", "v11alpha2", "v10beta3", "v2", "foo1", "v3beta1", "v12alpha1", "v10", "v11beta2"];
-        names.sort_by(|a, b| version_order(a, b));
-        assert_eq!(
-            names,
-            ["v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2", "foo1", "foo10"]
-        );
-        assert_eq!(kube_version("v1alpha"), None);
-        assert_eq!(kube_version("vbeta1"), None);
+    fn the_preferred_version_is_the_specs() {
         assert_eq!(preferred_version(&crd("Namespaced")), Some("v1"));
         assert_eq!(preferred_version(&CrdSpec::default()), None);
     }

@@ -1,10 +1,14 @@
 //! The CRD manifest a root type builds: `apiextensions.k8s.io/v1`, field
-//! for field as `kubectl apply` takes it.
+//! for field as `kubectl apply` takes it. Names, subresources, printer
+//! columns and selectable fields are the parts shared with the engine's
+//! CRD model (`super::crd_parts`); with feature `engine`,
+//! `crd::CustomResourceDefinition::from(&manifest)` reads a manifest
+//! without going through JSON.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{CustomResource, Schema};
+use super::{CustomResource, Names, PrinterColumn, Schema, SelectableField, Subresources};
 
 /// A whole `apiextensions.k8s.io/v1` CustomResourceDefinition.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,31 +38,11 @@ pub struct CrdManifestSpec {
     /// `group`
     pub group: String,
     /// `names`
-    pub names: CrdManifestNames,
+    pub names: Names,
     /// `scope`
     pub scope: String,
     /// `versions`
     pub versions: Vec<CrdVersionManifest>,
-}
-
-/// `spec.names`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CrdManifestNames {
-    /// `plural`
-    pub plural: String,
-    /// `singular`
-    pub singular: String,
-    /// `kind`
-    pub kind: String,
-    /// `listKind`
-    pub list_kind: String,
-    /// `shortNames`, omitted when empty
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub short_names: Vec<String>,
-    /// `categories`, omitted when empty
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub categories: Vec<String>,
 }
 
 /// One entry of `spec.versions`.
@@ -80,9 +64,9 @@ pub struct CrdVersionManifest {
     /// `schema.openAPIV3Schema`
     #[serde(serialize_with = "serialize_schema")]
     pub schema: Schema,
-    /// `subresources`
-    #[serde(skip_serializing_if = "SubresourcesManifest::is_empty")]
-    pub subresources: SubresourcesManifest,
+    /// `subresources`, omitted when there are none
+    #[serde(skip_serializing_if = "Subresources::is_empty")]
+    pub subresources: Subresources,
     /// `additionalPrinterColumns`
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub additional_printer_columns: Vec<PrinterColumn>,
@@ -102,19 +86,30 @@ impl CrdVersionManifest {
             deprecated: false,
             deprecation_warning: None,
             schema,
-            subresources: SubresourcesManifest::default(),
+            subresources: Subresources::default(),
             additional_printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
         }
     }
+
+    /// `schema.openAPIV3Schema` as the manifest writes it (data keys
+    /// sorted), for the typed conversion to the engine's CRD model.
+    #[cfg(feature = "engine")]
+    pub(crate) fn written_schema(&self) -> Value {
+        written_schema(&self.schema)
+    }
 }
 
 fn serialize_schema<S: serde::Serializer>(schema: &Schema, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut wrapper = serde_json::Map::new();
+    wrapper.insert("openAPIV3Schema".to_owned(), written_schema(schema));
+    wrapper.serialize(serializer)
+}
+
+fn written_schema(schema: &Schema) -> Value {
     let mut schema = Value::Object(schema.clone());
     sort_data_keys(&mut schema);
-    let mut wrapper = serde_json::Map::new();
-    wrapper.insert("openAPIV3Schema".to_owned(), schema);
-    wrapper.serialize(serializer)
+    schema
 }
 
 /// Keywords whose values are data rather than schemas.
@@ -139,68 +134,6 @@ fn sort_data_keys(schema: &mut Value) {
     }
 }
 
-/// `subresources`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SubresourcesManifest {
-    /// `status: {}` when set
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<Value>,
-    /// `scale`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scale: Option<ScaleSubresource>,
-}
-
-impl SubresourcesManifest {
-    /// Whether there are no subresources.
-    pub fn is_empty(&self) -> bool {
-        self.status.is_none() && self.scale.is_none()
-    }
-}
-
-/// `subresources.scale`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScaleSubresource {
-    /// `specReplicasPath`
-    pub spec_replicas_path: String,
-    /// `statusReplicasPath`
-    pub status_replicas_path: String,
-    /// `labelSelectorPath`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label_selector_path: Option<String>,
-}
-
-/// One `additionalPrinterColumns` entry.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrinterColumn {
-    /// `name`
-    pub name: String,
-    /// `type`
-    #[serde(rename = "type")]
-    pub type_: String,
-    /// `jsonPath`
-    pub json_path: String,
-    /// `description`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `format`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
-    /// `priority`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub priority: Option<i32>,
-}
-
-/// One `selectableFields` entry.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SelectableField {
-    /// `jsonPath`
-    pub json_path: String,
-}
-
 impl CrdManifest {
     /// The CRD of root type `R` with `versions` (in this order).
     pub fn from_versions<R: CustomResource + ?Sized>(versions: Vec<CrdVersionManifest>) -> Self {
@@ -210,7 +143,7 @@ impl CrdManifest {
             metadata: CrdManifestMetadata { name: format!("{}.{}", R::PLURAL, R::GROUP) },
             spec: CrdManifestSpec {
                 group: R::GROUP.to_owned(),
-                names: CrdManifestNames {
+                names: Names {
                     plural: R::PLURAL.to_owned(),
                     singular: R::SINGULAR.to_owned(),
                     kind: R::KIND.to_owned(),
@@ -292,7 +225,7 @@ mod tests {
 
         fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest {
             let mut version = CrdVersionManifest::new(Self::VERSION, generator.subschema::<Self>());
-            version.subresources.status = Some(json!({}));
+            version.subresources.status = true;
             version
         }
     }

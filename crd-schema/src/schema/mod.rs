@@ -1,7 +1,8 @@
 //! Rust types → structural schemas: the [`CustomResourceSchema`] trait that
 //! `#[derive(CustomResourceSchema)]` implements, the impls for standard and
 //! ecosystem types, and the CRD manifest a root type builds
-//! ([`CrdManifest`]).
+//! ([`CrdManifest`]), whose parts ([`Names`], [`Subresources`],
+//! [`PrinterColumn`], ...) are also those of the engine's CRD model.
 //!
 //! Entry points: [`schema_for`] (the schema of a type),
 //! [`CustomResource`] (what a `#[crd(...)]` root knows about its CRD),
@@ -18,6 +19,7 @@
 //! k8s-openapi cannot hold is an `IntoK8sError`. docs/derive.md is the
 //! attribute reference.
 
+mod crd_parts;
 pub(crate) mod derive_support;
 pub mod doc;
 mod impls;
@@ -32,14 +34,12 @@ mod schemars_bridge;
 #[cfg(feature = "schemars")]
 mod structuralize;
 
+pub use crd_parts::{Names, PrinterColumn, Scale, SelectableField, Subresources};
 pub use doc::description_from_doc;
 pub use impls::{int_or_string, object_meta};
 #[cfg(feature = "k8s-openapi")]
 pub use k8s::IntoK8sError;
-pub use manifest::{
-    CrdManifest, CrdManifestMetadata, CrdManifestNames, CrdManifestSpec, CrdVersionManifest, PrinterColumn,
-    ScaleSubresource, SelectableField, SubresourcesManifest,
-};
+pub use manifest::{CrdManifest, CrdManifestMetadata, CrdManifestSpec, CrdVersionManifest};
 #[doc(hidden)]
 pub use merge::{MergeKey as __MergeKey, check_merge as __check_merge, str_eq as __str_eq};
 pub use overlay::merge;

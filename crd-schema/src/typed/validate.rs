@@ -55,10 +55,10 @@ fn prepared<T: CustomResourceSchema + 'static>() -> Prepared {
 fn prepare_for<T: CustomResourceSchema>() -> Result<ResourceValidator, String> {
     let name = std::any::type_name::<T>();
     if let Some(manifest) = T::root_crd() {
-        let crd = CustomResourceDefinition::from_manifest(&manifest.to_value())
-            .ok_or_else(|| format!("the CRD of {name} does not read back"))?;
-        let version = crd.spec.versions.first().map(|v| v.name.clone()).unwrap_or_default();
-        return ResourceValidator::from_crd(&crd, &version).map_err(|e| e.to_string());
+        // A root's CRD has the root's version only, which is the spec's
+        // `version` once converted.
+        let crd = CustomResourceDefinition::from(&manifest);
+        return ResourceValidator::from_crd(&crd, &crd.spec.version).map_err(|e| e.to_string());
     }
     let schema = JSONSchemaProps::from_value(&Value::Object(schema_for::<T>()))
         .map_err(|e| format!("the schema of {name} does not decode: {e}"))?;

@@ -124,10 +124,7 @@ fn version_selectable_fields(version: &CrdVersion, at: &Path, old: Option<&CrdSp
         let detail = "may only be set when `version.schema.openAPIV3Schema` is not included";
         return vec![FieldError::invalid(&path, "", detail)];
     };
-    let old_fields = old.map(|old| {
-        let own = old.versions.iter().find(|v| v.name == version.name).map(|v| &v.selectable_fields);
-        own.filter(|f| !f.is_empty()).unwrap_or(&old.selectable_fields)
-    });
+    let old_fields = old.map(|old| old.selectable_fields_for_version(&version.name));
     let allow_too_many = keeps_too_many(&version.selectable_fields, old_fields);
     selectable_fields(&version.selectable_fields, schema, &at.child("schema.openAPIV3Schema"), &path, allow_too_many)
 }
@@ -141,7 +138,7 @@ fn top_level_selectable_fields(spec: &CrdSpec, old: Option<&CrdSpec>) -> ErrorLi
     let Some(schema) = spec.validation.as_ref().and_then(|v| v.open_api_v3_schema.as_ref()) else {
         return vec![FieldError::invalid(&path, "", "may only be set when validations.schema is included")];
     };
-    let allow_too_many = keeps_too_many(&spec.selectable_fields, old.map(|o| &o.selectable_fields));
+    let allow_too_many = keeps_too_many(&spec.selectable_fields, old.map(|o| o.selectable_fields.as_slice()));
     // Kubernetes names the schema `spec.schema.openAPIV3Schema` here.
     let schema_path = Path::new("spec").child("schema.openAPIV3Schema");
     selectable_fields(&spec.selectable_fields, schema, &schema_path, &path, allow_too_many)
@@ -162,8 +159,8 @@ fn selectable_fields(
 
 // More than the maximum is kept when the stored CRD already had more and
 // the list is unchanged.
-fn keeps_too_many(fields: &[SelectableField], old: Option<&Vec<SelectableField>>) -> bool {
-    old.is_some_and(|old| old.len() > MAX_SELECTABLE_FIELDS && old.as_slice() == fields)
+fn keeps_too_many(fields: &[SelectableField], old: Option<&[SelectableField]>) -> bool {
+    old.is_some_and(|old| old.len() > MAX_SELECTABLE_FIELDS && old == fields)
 }
 
 // A conversion other than `None` needs pruning (`preserveUnknownFields`
