@@ -1,22 +1,19 @@
 //! `crd check`: what the API server would say about CRDs, without a cluster.
 //!
-//! For each CRD: decoding problems (wrong types, unknown fields, as strict
-//! field validation reports them), then everything the API server's CRD
-//! validation says about a create (v1) — for v1beta1, which no current
-//! server serves, the rules that applied to it (those of an update from
-//! itself) — as errors; the NonStructuralSchema condition and whether
-//! pruning is off as warnings. A bare schema (`--schema`) gets the schema
-//! checks only.
+//! The checks are the library's ([`crd_schema::check`]): for each CRD,
+//! [`check_crd`] (decoding problems and the API server's CRD validation as
+//! errors; the NonStructuralSchema condition, pruning being off and the
+//! v1beta1 note as warnings); a bare schema (`--schema`) gets
+//! [`check_schema`], the schema checks only. This module walks the files,
+//! prints the reports (rustc-like diagnostics, or JSON) and picks the exit
+//! code.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crd_schema::crd::{self, CustomResourceDefinition, Loaded};
-use crd_schema::field::FieldError;
-use crd_schema::wire::JSONSchemaProps;
-use crd_schema::yaml::{Document, Position, Step};
-use crd_schema::{structural, validation};
+use crd_schema::check::{Finding, Report, check_crd, check_schema};
+use crd_schema::crd::{self, Loaded};
 use serde_json::{Value, json};
 
 use super::diag;
@@ -28,141 +25,6 @@ pub enum Format {
     Text,
     /// `[{"file", "name", "version", "errors", "warnings"}]`.
     Json,
-}
-
-/// One finding with its position in the source.
-#[derive(Debug)]
-pub struct Finding {
-    /// What is wrong, in Kubernetes' words.
-    pub text: String,
-    /// Where, when known.
-    pub at: Option<Position>,
-}
-
-/// Everything said about one CRD or bare schema.
-#[derive(Debug)]
-pub struct Report {
-    /// The file it is in.
-    pub file: String,
-    /// The CRD's name; empty for a bare schema.
-    pub name: String,
-    /// The CRD's `apiVersion`; empty for a bare schema.
-    pub api_version: String,
-    /// What the API server rejects.
-    pub errors: Vec<Finding>,
-    /// What it records without rejecting.
-    pub warnings: Vec<Finding>,
-}
-
-const V1: &str = "apiextensions.k8s.io/v1";
-
-fn field_findings(errors: Vec<FieldError>, doc: &Document, hoisted: bool) -> Vec<Finding> {
-    errors
-        .into_iter()
-        .map(|e| {
-            let steps = diag::document_steps(&e.path, hoisted);
-            Finding { text: e.to_string(), at: diag::locate(&doc.spans, &steps) }
-        })
-        .collect()
-}
-
-/// Checks one CRD of a document.
-pub fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Report {
-    let v1 = crd.api_version == V1;
-    let mut errors: Vec<Finding> = crd
-        .decode_issues
-        .iter()
-        .map(|issue| Finding { text: issue.message(""), at: doc.spans.nearest(&issue.path) })
-        .collect();
-    errors.extend(field_findings(validate(crd), doc, v1));
-    Report {
-        file: file.to_owned(),
-        name: crd.metadata.name.clone(),
-        api_version: crd.api_version.clone(),
-        errors,
-        warnings: warnings(doc, crd),
-    }
-}
-
-/// What the API server says about `crd`: for v1 a create, for v1beta1 an
-/// update from itself (the rules that applied when it was served). The
-/// server's own preparation comes first: a create clears the status and
-/// records the storage version; an update keeps the stored status, and the
-/// stored object has a `resourceVersion` that an unconditional update
-/// takes.
-fn validate(crd: &CustomResourceDefinition) -> Vec<FieldError> {
-    let mut new = crd.clone();
-    if crd.api_version == V1 {
-        new.prepare_for_create();
-        return validation::validate_crd_create(&new);
-    }
-    let mut stored = crd.clone();
-    if stored.metadata.resource_version.is_empty() {
-        "1".clone_into(&mut stored.metadata.resource_version);
-    }
-    new.prepare_for_update(&stored);
-    validation::validate_crd_update(&new, &stored)
-}
-
-/// The NonStructuralSchema condition, pruning, and the v1beta1 note.
-fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
-    let spec = &crd.spec;
-    let mut out = Vec::new();
-    let start = Some(doc.start);
-    if crd.api_version != V1 {
-        out.push(Finding {
-            text: format!(
-                "{} is not served since Kubernetes 1.22; checked with the rules that applied to it",
-                crd.api_version
-            ),
-            at: start,
-        });
-    }
-    let schemas: Vec<Option<&JSONSchemaProps>> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
-    let condition = structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas);
-    if !condition.is_empty() {
-        let steps = [Step::Key("spec".into())];
-        let at = doc.spans.nearest(&steps);
-        out.push(Finding { text: format!("NonStructuralSchema: {}", crd_schema::field::aggregate(&condition)), at });
-    }
-    if spec.preserve_unknown_fields == Some(true) {
-        out.push(Finding {
-            text: "pruning is off (spec.preserveUnknownFields: true): unknown fields are stored as sent".to_owned(),
-            at: doc.spans.nearest(&[Step::Key("spec".into()), Step::Key("preserveUnknownFields".into())]).or(start),
-        });
-    }
-    for (i, version) in spec.versions.iter().enumerate() {
-        if version.served && spec.version_schema(i).is_none() && spec.preserve_unknown_fields != Some(true) {
-            out.push(Finding { text: format!("version {} has no schema", version.name), at: start });
-        }
-    }
-    out
-}
-
-/// Checks a bare `openAPIV3Schema` as the only version of a CRD.
-pub fn check_schema(file: &str, doc: &Document) -> Report {
-    let (schema, issues) = JSONSchemaProps::decode(&doc.value);
-    let mut errors: Vec<Finding> = issues
-        .iter()
-        .map(|issue| Finding { text: issue.message("openAPIV3Schema"), at: doc.spans.nearest(&issue.path) })
-        .collect();
-    let spec = crd::CrdSpec {
-        group: "example.com".to_owned(),
-        validation: Some(crd::CustomResourceValidation { open_api_v3_schema: Some(schema) }),
-        versions: vec![crd::CrdVersion { name: "v1".to_owned(), served: true, storage: true, ..Default::default() }],
-        preserve_unknown_fields: Some(false),
-        ..Default::default()
-    };
-    let prefix = crd_schema::field::Path::new("spec").child("validation");
-    for e in validation::validate_crd_schemas_create(&spec) {
-        let e = FieldError { path: e.path.strip_prefix(&prefix).unwrap_or_else(|| e.path.clone()), ..e };
-        let mut steps = diag::document_steps(&e.path, false);
-        if steps.first() == Some(&Step::Key("openAPIV3Schema".into())) {
-            steps.remove(0);
-        }
-        errors.push(Finding { text: e.to_string(), at: doc.spans.nearest(&steps) });
-    }
-    Report { file: file.to_owned(), name: String::new(), api_version: String::new(), errors, warnings: Vec::new() }
 }
 
 /// What a run found, and whether it could run at all.
@@ -229,7 +91,7 @@ pub fn run(paths: &[PathBuf], schema: bool, format: Format, out: &mut dyn Write,
     }
     if !outcome.failures.is_empty() {
         2
-    } else if outcome.reports.iter().any(|(r, _)| !r.errors.is_empty()) {
+    } else if outcome.reports.iter().any(|(r, _)| !r.is_valid()) {
         1
     } else {
         0
@@ -261,7 +123,7 @@ fn print_text(outcome: &Outcome, out: &mut dyn Write, err: &mut dyn Write) -> st
     for failure in &outcome.failures {
         writeln!(err, "error: {failure}")?;
     }
-    let valid = outcome.reports.iter().filter(|(r, _)| r.errors.is_empty()).count();
+    let valid = outcome.reports.iter().filter(|(r, _)| r.is_valid()).count();
     let schemas = outcome.reports.iter().all(|(r, _)| r.api_version.is_empty()) && !outcome.reports.is_empty();
     let noun = match (schemas, outcome.reports.len()) {
         (true, 1) => "schema",

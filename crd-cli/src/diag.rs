@@ -4,50 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crd_schema::field::Path;
 use crd_schema::yaml::{Position, Spans, Step};
-
-/// Turns a Kubernetes field path of a CRD into the document path it came
-/// from. Names may hold dots (`openAPIV3Schema.type`). For a v1 document
-/// the internal layout is mapped back: hoisted fields (`spec.validation`,
-/// `spec.subresources`, `spec.additionalPrinterColumns`,
-/// `spec.selectableFields`) point into the first version, a column's
-/// `JSONPath` is `jsonPath`, and the webhook settings are under
-/// `spec.conversion.webhook`.
-pub fn document_steps(path: &Path, v1: bool) -> Vec<Step> {
-    let mut steps = path.steps();
-    if !v1 || steps.len() < 2 || steps[0] != key("spec") {
-        return steps;
-    }
-    let hoisted = match &steps[1] {
-        Step::Key(k) if k == "validation" => Some("schema"),
-        Step::Key(k) if k == "subresources" => Some("subresources"),
-        Step::Key(k) if k == "additionalPrinterColumns" => Some("additionalPrinterColumns"),
-        Step::Key(k) if k == "selectableFields" => Some("selectableFields"),
-        _ => None,
-    };
-    if let Some(field) = hoisted {
-        let mut head = vec![key("spec"), key("versions"), Step::Index(0), key(field)];
-        head.extend(steps.drain(2..));
-        steps = head;
-    }
-    if steps.get(1) == Some(&key("conversion"))
-        && matches!(steps.get(2), Some(Step::Key(k)) if k == "webhookClientConfig" || k == "conversionReviewVersions")
-    {
-        let inner = if steps[2] == key("webhookClientConfig") { key("clientConfig") } else { steps[2].clone() };
-        steps.splice(2..3, [key("webhook"), inner]);
-    }
-    for i in 1..steps.len() {
-        if steps[i] == key("JSONPath") && steps.get(i.saturating_sub(2)) == Some(&key("additionalPrinterColumns")) {
-            steps[i] = key("jsonPath");
-        }
-    }
-    steps
-}
-
-fn key(name: &str) -> Step {
-    Step::Key(name.to_owned())
-}
 
 /// The position of `steps` in a document, or of its nearest ancestor.
 pub fn locate(spans: &Spans, steps: &[Step]) -> Option<Position> {
@@ -152,40 +109,6 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hoisted_paths_point_into_the_first_version() {
-        let path = Path::new("spec").child("validation").child("openAPIV3Schema").child("properties").key("a.b");
-        let steps = document_steps(&path, true);
-        let keys: Vec<String> = steps
-            .iter()
-            .map(|s| match s {
-                Step::Key(k) => k.clone(),
-                Step::Index(i) => i.to_string(),
-            })
-            .collect();
-        assert_eq!(keys, ["spec", "versions", "0", "schema", "openAPIV3Schema", "properties", "a.b"]);
-        let column = Path::new("spec").child("additionalPrinterColumns").index(1).child("JSONPath");
-        assert_eq!(
-            document_steps(&column, true),
-            [
-                key("spec"),
-                key("versions"),
-                Step::Index(0),
-                key("additionalPrinterColumns"),
-                Step::Index(1),
-                key("jsonPath")
-            ]
-        );
-        let review = Path::new("spec").child("conversion").child("conversionReviewVersions").index(0);
-        assert_eq!(
-            document_steps(&review, true),
-            [key("spec"), key("conversion"), key("webhook"), key("conversionReviewVersions"), Step::Index(0)]
-        );
-        let url = Path::new("spec").child("conversion").child("webhookClientConfig").child("url");
-        assert_eq!(document_steps(&url, true)[3], key("clientConfig"));
-        assert_eq!(document_steps(&url, false)[2], key("webhookClientConfig"));
-    }
 
     #[test]
     fn snippet_has_a_caret() {

@@ -20,7 +20,10 @@
   request and storage ([`pruning`], [`defaulting`], [`objectmeta`]);
 - [`value_validation`] and [`listtype`]: validation of objects against a
   schema; [`resource`]: every check the API server runs on a custom
-  resource when it is created or updated.
+  resource when it is created or updated;
+- [`check`]: what the API server would say about a CRD, each finding
+  located in its source; [`explain`]: what `kubectl explain` prints for a
+  resource or one of its fields.
 "
 )]
 #![cfg_attr(
@@ -28,7 +31,8 @@
     doc = "Feature `engine` adds the API server's algorithms: the CRD readers
 (`crd`, `wire`), structural checks (`structural`, `validation`), pruning,
 defaulting, value validation and OpenAPI publishing (`pipeline`,
-`resource`); feature `cel` adds CEL rules.
+`resource`), CRD checks (`check`) and `kubectl explain` (`explain`);
+feature `cel` adds CEL rules.
 "
 )]
 //!
@@ -40,10 +44,14 @@ defaulting, value validation and OpenAPI publishing (`pipeline`,
 #[cfg(feature = "cel")]
 pub mod cel;
 #[cfg(feature = "engine")]
+pub mod check;
+#[cfg(feature = "engine")]
 pub mod crd;
 #[cfg(feature = "engine")]
 pub mod defaulting;
 pub mod error;
+#[cfg(feature = "engine")]
+pub mod explain;
 pub mod field;
 pub mod gofmt;
 #[cfg(feature = "engine")]

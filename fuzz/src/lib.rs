@@ -9,7 +9,8 @@
 //! generator, output that does not parse). Inputs a target cannot use are
 //! skipped.
 
-use crd_cli::{check, diag};
+use crd_cli::diag;
+use crd_schema::check;
 use crd_schema::crd::{self, CustomResourceDefinition};
 use crd_schema::field::Path;
 use crd_schema::limits::Limits;
@@ -27,10 +28,12 @@ pub fn yaml(data: &[u8]) {
     }
 }
 
-/// The `crd_check` target: `crd check` on one source, in memory. Every
-/// CRD document is checked as a CRD; when there are other documents, each
-/// is checked as a bare `openAPIV3Schema` (`--schema`). Every finding is
-/// rendered with its snippet. Returns the rendered diagnostics.
+/// The `crd_check` target: `crd check` on one source, in memory: the
+/// library's checks (`crd_schema::check`), rendered by the CLI's
+/// diagnostics. Every CRD document is checked as a CRD; when there are
+/// other documents, each is checked as a bare `openAPIV3Schema`
+/// (`--schema`). Every finding is rendered with its snippet. Returns the
+/// rendered diagnostics.
 pub fn check(bytes: &[u8]) -> String {
     let file = "fuzz.yaml";
     let Ok(loaded) = crd::parse_source(file, bytes) else { return String::new() };
