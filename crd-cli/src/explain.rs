@@ -14,10 +14,7 @@
 
 use std::io::Write;
 
-use crd_schema::explain::explain;
-/// The renderer, for callers of this crate that used it from here: it
-/// lives in [`crd_schema::explain`].
-pub use crd_schema::explain::{ExplainError, MAX_DEPTH, render};
+use crd_schema::explain::{ExplainError, explain};
 
 /// The command line of `crd explain`: clap's definition is all it needs.
 pub use super::args::ExplainArgs as Args;

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crd_cli::explain::{self, ExplainError};
 use crd_schema::crd::{self, CustomResourceDefinition};
+use crd_schema::explain::{self, ExplainError};
 use crd_schema::openapi::{self, Format};
 use serde_json::{Value, json};
 

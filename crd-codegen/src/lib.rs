@@ -25,8 +25,10 @@
 //!     crd_codegen::Builder::new().crd("crds/widgets.example.com.yaml").compile()
 //! }
 //! ```
+#![warn(missing_docs)]
 
 pub mod checked_in;
+pub mod doc;
 pub mod emit;
 pub mod error;
 pub mod naming;

@@ -9,7 +9,6 @@
 //! (a generator bug) tokens that do not parse.
 
 mod defaults;
-pub mod doc;
 mod paths;
 mod resource;
 mod schema_attrs;
@@ -122,7 +121,7 @@ fn own_doc(text: &str) -> TokenStream {
 
 /// `#[doc = "..."]` attributes for a description.
 fn doc_attrs(description: &str) -> TokenStream {
-    let lines = doc::doc_lines(description);
+    let lines = crate::doc::doc_lines(description);
     let attrs = lines.iter().map(|line| {
         let line = if line.is_empty() { String::new() } else { format!(" {line}") };
         quote!(#[doc = #line])

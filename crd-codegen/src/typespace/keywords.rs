@@ -23,7 +23,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{TypeId, TypeKind, TypeRef, TypeSpace};
-use crate::emit::doc::doc_lines;
+use crate::doc::doc_lines;
 
 /// The keywords of schema node `wire` (its JSON) that a field of type `ty`
 /// with doc comment `field_doc` must state.

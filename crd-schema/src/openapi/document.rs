@@ -117,12 +117,6 @@ pub fn document(crds: &[CrdSpec], version: &str, format: Format) -> Result<Value
     Ok(doc)
 }
 
-/// The version clients prefer: [`CrdSpec::preferred_version`], which
-/// this forwards to.
-pub fn preferred_version(spec: &CrdSpec) -> Option<&str> {
-    spec.preferred_version()
-}
-
 /// The group of all of `crds`; an error when there are none or several.
 fn single_group(crds: &[CrdSpec]) -> Result<&str, OpenApiError> {
     let groups: BTreeSet<&str> = crds.iter().map(|c| c.group.as_str()).collect();
@@ -789,12 +783,6 @@ mod tests {
     #[test]
     fn go_strings_escape_like_encoding_json() {
         assert_eq!(go_string("a<b>&\"\\\n\u{1}'"), r#""a\u003cb\u003e\u0026\"\\\n\u0001'""#);
-    }
-
-    #[test]
-    fn the_preferred_version_is_the_specs() {
-        assert_eq!(preferred_version(&crd("Namespaced")), Some("v1"));
-        assert_eq!(preferred_version(&CrdSpec::default()), None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod document;
 mod meta;
 mod publish;
 
-pub use document::{Format, document, preferred_version};
+pub use document::{Format, document};
 pub use meta::collect_refs;
 pub use publish::{
     Definitions, Options, definition_name, definitions, filter_required, reference, to_openapi, to_v2, unfold,

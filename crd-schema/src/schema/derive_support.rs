@@ -55,11 +55,6 @@ pub fn schema(json: &str) -> Schema {
     schema
 }
 
-/// `{}`: the value of `subresources.status`.
-pub fn empty_object() -> Value {
-    Value::Object(Schema::new())
-}
-
 /// The content schema of an adjacently tagged enum (`enum_name`) whose
 /// variants hold `contents`: one content, or several equal ones, is
 /// itself; objects are hoisted into one object whose properties are all
@@ -276,7 +271,6 @@ mod tests {
             Value::Object(schema(r#"{"type": "string", "enum": ["a"]}"#)),
             json!({"type": "string", "enum": ["a"]})
         );
-        assert_eq!(empty_object(), json!({}));
         let mut s = schema(r#"{"type": "string"}"#);
         set_doc(&mut s, " A doc.\n");
         set_default(&mut s, default_value(&"x"));

@@ -1,5 +1,7 @@
 //! Schema descriptions as doc comments that rustdoc and clippy accept
 //! without a warning, rendering as the plain prose `kubectl explain` shows.
+//! The emitter writes them; the type space (`typespace/keywords.rs`) reads
+//! them as the derive will, to know which descriptions need an attribute.
 //!
 //! Entry point: [`doc_lines`]. Descriptions are written for `kubectl
 //! explain`, not for Markdown, so everything Markdown would reinterpret is
