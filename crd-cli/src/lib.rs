@@ -11,6 +11,7 @@
 //!
 //! The command line is parsed by clap in [`args`]; usage mistakes are
 //! rendered by clap, with the command's usage, and exit 2.
+#![warn(missing_docs)]
 
 pub mod args;
 pub mod check;

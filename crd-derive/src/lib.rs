@@ -7,6 +7,7 @@
 //! and only then emits tokens (`expand`). Every mistake is a `syn::Error`
 //! at the offending token, all reported at once, with stub impls beside
 //! them so that no second wave of errors follows.
+#![warn(missing_docs)]
 
 mod expand;
 mod internals;

@@ -41,6 +41,8 @@ feature `cel` adds CEL rules.
 //! failures (I/O, YAML syntax, [`limits`]) are [`Error`]s. Nothing panics on
 //! user input.
 
+#![warn(missing_docs)]
+
 #[cfg(feature = "cel")]
 pub mod cel;
 #[cfg(feature = "engine")]

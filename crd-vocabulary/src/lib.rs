@@ -12,7 +12,7 @@
 //!
 //! The crate has no dependencies: the derive (a proc-macro) and the
 //! runtime's schema merge both use it, and it must cost nothing to build.
-
+#![warn(missing_docs)]
 #![no_std]
 
 /// Where a keyword list is written (docs/derive.md, "Attribute positions").

@@ -121,6 +121,7 @@ const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
 pub struct ExpressionCost {
     /// `<node>.x-kubernetes-validations[i].rule` or `.messageExpression`.
     pub path: Path,
+    /// The estimated cost, times the node's cardinality.
     pub cost: u64,
 }
 
