@@ -27,11 +27,10 @@ const RESOURCE_KEYS: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
 /// One version to build types for.
 pub(super) struct Input<'a> {
-    /// The structural schema, `None` for a version without one.
+    /// The structural schema, `None` for a version without one: the
+    /// types come from it, and so do the keywords the derive attributes
+    /// state (`keywords.rs` writes each node's own keywords as JSON).
     pub schema: Option<&'a Structural>,
-    /// The same schema as written (JSON), for the keywords the derive
-    /// attributes state.
-    pub wire: Option<&'a Value>,
     /// The resource the root stands for.
     pub resource: Resource,
     /// What `#[crd(...)]` states.
@@ -97,8 +96,7 @@ impl Builder {
 
     fn root(&mut self, input: Input<'_>) {
         let empty = Structural::default();
-        let no_wire = Value::Null;
-        let (schema, wire) = (input.schema, input.wire.unwrap_or(&no_wire));
+        let schema = input.schema;
         let description = schema.map(|s| s.generic.description.as_str()).unwrap_or_default();
         let note = self.loose.get(&Path::root()).and_then(|n| loose::note(n, ""));
         let doc = loose::with_note(description, note);
@@ -106,8 +104,8 @@ impl Builder {
         self.root = self.name_of(id);
         // A version without schema prunes nothing: everything is kept.
         let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
-        let mut def = self.struct_def(id, schema.unwrap_or(&empty), wire, Place::Root, preserve, &Path::root());
-        def.schema = keywords::type_keywords(wire, &doc, def.flatten_in_schema);
+        let mut def = self.struct_def(id, schema.unwrap_or(&empty), Place::Root, preserve, &Path::root());
+        def.schema = schema.map(|s| keywords::type_keywords(s, &doc, def.flatten_in_schema)).unwrap_or_default();
         def.resource = Some(input.resource);
         def.crd = Some(Box::new(input.crd));
         self.set(id, TypeKind::Struct(def));
@@ -115,7 +113,7 @@ impl Builder {
 
     /// The type of a value with schema `schema` at `at`; `preserving` is
     /// the preservation inherited from an enclosing array.
-    fn node(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserving: bool, at: &Path) -> TypeRef {
+    fn node(&mut self, schema: &Structural, wanted: &str, preserving: bool, at: &Path) -> TypeRef {
         let preserve = schema.extensions.x_preserve_unknown_fields || preserving || self.all_preserve;
         if schema.extensions.x_int_or_string {
             return TypeRef::IntOrString;
@@ -123,7 +121,7 @@ impl Builder {
         match schema.generic.type_.as_str() {
             "array" => match &schema.items {
                 Some(items) => {
-                    let item = self.node(items, child(wire, "items"), wanted, preserve, &at.child("items"));
+                    let item = self.node(items, wanted, preserve, &at.child("items"));
                     TypeRef::Vec(Box::new(nullable(items, item)))
                 }
                 None => TypeRef::Vec(Box::new(TypeRef::Value)),
@@ -133,7 +131,7 @@ impl Builder {
             "integer" => TypeRef::I64,
             "number" => TypeRef::F64,
             "boolean" => TypeRef::Bool,
-            "object" => self.object(schema, wire, wanted, preserve, at),
+            "object" => self.object(schema, wanted, preserve, at),
             // An untyped node (structural only when it preserves unknown
             // fields) takes any JSON value, which only `Value` holds; its
             // `properties` and `additionalProperties` are keywords.
@@ -141,13 +139,13 @@ impl Builder {
         }
     }
 
-    fn object(&mut self, schema: &Structural, wire: &Value, wanted: &str, preserve: bool, at: &Path) -> TypeRef {
+    fn object(&mut self, schema: &Structural, wanted: &str, preserve: bool, at: &Path) -> TypeRef {
         let place = if schema.extensions.x_embedded_resource { Place::Embedded } else { Place::Plain };
         if place == Place::Plain && schema.properties.is_empty() {
             match &schema.additional_properties {
                 Some(StructuralOrBool::Structural(values)) => {
                     let values_at = at.child("additionalProperties");
-                    let value = self.node(values, child(wire, "additionalProperties"), wanted, false, &values_at);
+                    let value = self.node(values, wanted, false, &values_at);
                     return TypeRef::Map(Box::new(nullable(values, value)));
                 }
                 // Values without a schema: pruning empties nested objects,
@@ -158,26 +156,18 @@ impl Builder {
             }
         }
         let id = self.reserve(wanted, &schema.generic.description);
-        let def = self.struct_def(id, schema, wire, place, preserve, at);
+        let def = self.struct_def(id, schema, place, preserve, at);
         self.set(id, TypeKind::Struct(def));
         TypeRef::Named(id)
     }
 
-    fn struct_def(
-        &mut self,
-        id: TypeId,
-        schema: &Structural,
-        wire: &Value,
-        place: Place,
-        preserve: bool,
-        at: &Path,
-    ) -> StructDef {
+    fn struct_def(&mut self, id: TypeId, schema: &Structural, place: Place, preserve: bool, at: &Path) -> StructDef {
         let parent = self.name_of(id);
         let mut idents = Names::new(Case::Snake);
         let required = schema.value_validation.required.as_deref().unwrap_or_default();
         let mut fields = match place {
             Place::Plain => Vec::new(),
-            _ => self.resource_fields(schema, wire, place, &mut idents),
+            _ => self.resource_fields(schema, place, &mut idents),
         };
         let flatten = preserve.then(|| idents.claim("additional_properties"));
         for (json, property) in &schema.properties {
@@ -185,15 +175,14 @@ impl Builder {
                 continue;
             }
             let ident = idents.claim(&naming::snake(json));
-            let property_wire = child(child(wire, "properties"), json);
             let property_at = at.child("properties").key(json.as_str());
             let wanted = naming::nested_type_name(&parent, &self.root, json);
-            let ty = self.node(property, property_wire, &wanted, false, &property_at);
+            let ty = self.node(property, &wanted, false, &property_at);
             let slot = slot(property, &ty, required.contains(json));
             let doc = loose::with_note(&property.generic.description, self.note(property, &property_at));
             let item_default = item_default(property, &ty);
             let schema_required = required.contains(json) && slot != Slot::Required;
-            let keywords = keywords::field_keywords(&self.space, property_wire, &ty, &doc);
+            let keywords = keywords::field_keywords(&self.space, property, &ty, &doc);
             fields.push(Field {
                 ident,
                 json: json.clone(),
@@ -225,7 +214,7 @@ impl Builder {
     /// `apiVersion`, `kind` and `metadata` of the root (always there) or of
     /// an embedded resource (kept as given), documented by the listed
     /// schemas; in the derived schema only when listed.
-    fn resource_fields(&self, schema: &Structural, wire: &Value, place: Place, idents: &mut Names) -> Vec<Field> {
+    fn resource_fields(&self, schema: &Structural, place: Place, idents: &mut Names) -> Vec<Field> {
         let required = schema.value_validation.required.as_deref().unwrap_or_default();
         let specials = [
             ("apiVersion", TypeRef::String, Special::ApiVersion),
@@ -242,8 +231,7 @@ impl Builder {
                 };
                 let listed = schema.property(json);
                 let doc = listed.map(|p| p.generic.description.clone()).unwrap_or_default();
-                let property_wire = child(child(wire, "properties"), json);
-                let keywords = keywords::field_keywords(&self.space, property_wire, &ty, &doc);
+                let keywords = listed.map(|p| keywords::field_keywords(&self.space, p, &ty, &doc));
                 Field {
                     ident: idents.claim(&naming::snake(json)),
                     json: json.to_owned(),
@@ -252,7 +240,7 @@ impl Builder {
                     item_default: None,
                     doc,
                     special: Some(special),
-                    schema: if listed.is_some() { keywords } else { Default::default() },
+                    schema: keywords.unwrap_or_default(),
                     schema_required: required.iter().any(|r| r == json),
                     schema_skip: listed.is_none(),
                 }
@@ -299,10 +287,6 @@ impl Builder {
 }
 
 /// The JSON of child `key` of a schema node (`Null` when absent).
-fn child<'a>(wire: &'a Value, key: &str) -> &'a Value {
-    wire.get(key).unwrap_or(&Value::Null)
-}
-
 /// An item or map value type: `Option<T>` when the schema is nullable.
 fn nullable(schema: &Structural, ty: TypeRef) -> TypeRef {
     if schema.generic.nullable { TypeRef::Option(Box::new(ty)) } else { ty }
@@ -363,10 +347,8 @@ mod tests {
 
     fn space(schema_json: Value) -> TypeSpace {
         let schema = Structural::from_json(&schema_json).unwrap();
-        let wire = crd_schema::wire::JSONSchemaProps::from_value(&schema_json).unwrap().to_value();
         let input = Input {
             schema: Some(&schema),
-            wire: Some(&wire),
             resource: super::super::test_resource(),
             crd: CrdAttrs::default(),
             loose: &[],

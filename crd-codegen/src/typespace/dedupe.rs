@@ -168,10 +168,8 @@ mod tests {
 
     fn space(schema_json: Value) -> TypeSpace {
         let schema = Structural::from_json(&schema_json).unwrap();
-        let wire = crd_schema::wire::JSONSchemaProps::from_value(&schema_json).unwrap().to_value();
         let resource = super::super::test_resource();
-        let input =
-            build::Input { schema: Some(&schema), wire: Some(&wire), resource, crd: Default::default(), loose: &[] };
+        let input = build::Input { schema: Some(&schema), resource, crd: Default::default(), loose: &[] };
         dedupe(build::build(input, false, ModelOptions::default()))
     }
 

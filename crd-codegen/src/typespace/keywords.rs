@@ -22,19 +22,26 @@
 
 use serde_json::{Map, Value, json};
 
+use crd_schema::structural::Structural;
+
 use super::{TypeId, TypeKind, TypeRef, TypeSpace};
 use crate::doc::doc_lines;
 
-/// The keywords of schema node `wire` (its JSON) that a field of type `ty`
-/// with doc comment `field_doc` must state.
-pub(super) fn field_keywords(space: &TypeSpace, wire: &Value, ty: &TypeRef, field_doc: &str) -> Map<String, Value> {
+/// The keywords of schema node `node` that a field of type `ty` with doc
+/// comment `field_doc` must state.
+pub(super) fn field_keywords(
+    space: &TypeSpace,
+    node: &Structural,
+    ty: &TypeRef,
+    field_doc: &str,
+) -> Map<String, Value> {
     let mut given = given(space, ty);
     let doc = derived_description(field_doc);
-    let undescribed = !doc.is_empty() && wire.get("description").is_none();
+    let undescribed = !doc.is_empty() && node.generic.description.is_empty();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
     }
-    let mut out = difference(space, wire, ty, &given);
+    let mut out = difference(space, node, ty, &given);
     if undescribed {
         out.insert("description".to_owned(), Value::String(String::new()));
     }
@@ -43,19 +50,19 @@ pub(super) fn field_keywords(space: &TypeSpace, wire: &Value, ty: &TypeRef, fiel
 
 /// The type-level keywords of the root (or any struct stated on the type
 /// itself): what its node says beyond the object the derive builds.
-pub(super) fn type_keywords(wire: &Value, doc: &str, flatten_in_schema: bool) -> Map<String, Value> {
+pub(super) fn type_keywords(node: &Structural, doc: &str, flatten_in_schema: bool) -> Map<String, Value> {
     let mut given = Map::new();
     given.insert("type".to_owned(), json!("object"));
     if flatten_in_schema {
         given.insert("x-kubernetes-preserve-unknown-fields".to_owned(), Value::Bool(true));
     }
     let doc = derived_description(doc);
-    let undescribed = !doc.is_empty() && wire.get("description").is_none();
+    let undescribed = !doc.is_empty() && node.generic.description.is_empty();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
     }
     let mut out = Map::new();
-    for (key, value) in own_keywords(wire, true, None) {
+    for (key, value) in own_keywords(node, true, None) {
         if given.get(&key) != Some(&value) {
             out.insert(key, value);
         }
@@ -74,19 +81,22 @@ pub fn derived_description(description: &str) -> String {
     crd_schema::schema::description_from_doc(&raw.join("\n"))
 }
 
-/// `wire`'s keywords that `given` (what the type gives) does not match,
+/// `node`'s keywords that `given` (what the type gives) does not match,
 /// recursing into items and map values.
-fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String, Value>) -> Map<String, Value> {
+fn difference(space: &TypeSpace, node: &Structural, ty: &TypeRef, given: &Map<String, Value>) -> Map<String, Value> {
     let structural_object = matches!(named(space, ty), Some(TypeKind::Struct(_)));
     let child = match strip_option(ty) {
-        TypeRef::Vec(item) => Some(("items", item.as_ref())),
-        TypeRef::Map(value) => Some(("additionalProperties", value.as_ref())),
+        TypeRef::Vec(item) => node.items.as_deref().map(|items| ("items", items, item.as_ref())),
+        TypeRef::Map(value) => {
+            node.additional_properties_schema().map(|values| ("additionalProperties", values, value.as_ref()))
+        }
         _ => None,
     };
+    let own = own_keywords(node, structural_object, child.map(|(key, _, _)| key));
     let mut out = Map::new();
-    for (key, value) in own_keywords(wire, structural_object, child.map(|(key, _)| key)) {
-        if given.get(&key) != Some(&value) {
-            out.insert(key, value);
+    for (key, value) in &own {
+        if given.get(key) != Some(value) {
+            out.insert(key.clone(), value.clone());
         }
     }
     // A keyword the type gives that the node does not have: its empty
@@ -94,16 +104,14 @@ fn difference(space: &TypeSpace, wire: &Value, ty: &TypeRef, given: &Map<String,
     // int-or-string node without one, the preservation of a preserving
     // array's items, which are `Value`s).
     for (key, value) in given {
-        if wire.get(key).is_none() && !out.contains_key(key) && Some(key.as_str()) != child.map(|(k, _)| k) {
+        if !own.contains_key(key) && Some(key.as_str()) != child.map(|(k, _, _)| k) {
             out.extend(unset(key, value).map(|empty| (key.clone(), empty)));
         }
     }
-    let Some((child_key, child_ty)) = child else { return out };
-    if let Some(child) = wire.get(child_key).filter(|c| c.is_object()) {
-        let nested = difference(space, child, child_ty, &given_child(given, child_key));
-        if !nested.is_empty() {
-            out.insert(child_key.to_owned(), Value::Object(nested));
-        }
+    let Some((child_key, child_node, child_ty)) = child else { return out };
+    let nested = difference(space, child_node, child_ty, &given_child(given, child_key));
+    if !nested.is_empty() {
+        out.insert(child_key.to_owned(), Value::Object(nested));
     }
     out
 }
@@ -127,33 +135,36 @@ fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
     }
 }
 
-/// The keywords of a node without the child its type handles (`items` of
-/// a `Vec`, `additionalProperties` of a map, compared child by child) and,
-/// for nodes that become structs, the `properties` and `required` the
-/// struct's fields give (a `required` naming something else is stated).
-/// Any other `items` (on an object, which the API server accepts) is a
-/// keyword like the rest.
-fn own_keywords(wire: &Value, structural_object: bool, child: Option<&str>) -> Map<String, Value> {
-    let Some(node) = wire.as_object() else { return Map::new() };
+/// The keywords of a node, as JSON (the OpenAPI form of the structural
+/// node), without the child its type handles (`items` of a `Vec`,
+/// `additionalProperties` of a map, compared child by child) and, for
+/// nodes that become structs, the `properties` and `required` the struct's
+/// fields give (a `required` naming something else is stated). Any other
+/// `items` (on an object, which the API server accepts) is a keyword like
+/// the rest.
+fn own_keywords(node: &Structural, structural_object: bool, child: Option<&str>) -> Map<String, Value> {
     // A `required` entry that is no property (the API server does not
     // check) is not a field: the node's list is stated whole.
-    let fields_give_required = |required: &Value| {
-        let properties = node.get("properties");
-        required
-            .as_array()
-            .into_iter()
-            .flatten()
-            .all(|name| name.as_str().is_some_and(|name| properties.is_some_and(|p| p.get(name).is_some())))
+    let fields_give_required =
+        node.value_validation.required.iter().flatten().all(|name| node.property(name).is_some());
+    let shallow = Structural {
+        items: if child == Some("items") { None } else { node.items.clone() },
+        properties: if structural_object { Vec::new() } else { node.properties.clone() },
+        additional_properties: if child == Some("additionalProperties") {
+            None
+        } else {
+            node.additional_properties.clone()
+        },
+        generic: node.generic.clone(),
+        extensions: node.extensions.clone(),
+        validation_extensions: node.validation_extensions.clone(),
+        value_validation: node.value_validation.clone(),
     };
-    node.iter()
-        .filter(|(key, value)| match key.as_str() {
-            "items" | "additionalProperties" => !(value.is_object() && child == Some(key.as_str())),
-            "properties" => !structural_object,
-            "required" => !structural_object || !fields_give_required(value),
-            _ => true,
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+    let Value::Object(mut keywords) = crd_schema::openapi::to_openapi(&shallow) else { return Map::new() };
+    if structural_object && fields_give_required {
+        keywords.shift_remove("required");
+    }
+    keywords
 }
 
 fn strip_option(ty: &TypeRef) -> &TypeRef {
@@ -222,6 +233,10 @@ fn given_named(space: &TypeSpace, id: usize) -> Map<String, Value> {
 mod tests {
     use super::*;
 
+    fn node(schema: Value) -> Structural {
+        Structural::from_json(&schema).expect("a structural schema")
+    }
+
     #[test]
     fn the_doc_comment_carries_kubernetes_prose() {
         let long = "word ".repeat(40);
@@ -247,11 +262,11 @@ mod tests {
     fn only_what_the_type_does_not_give_is_stated() {
         let space = TypeSpace::default();
         let wire = json!({"type": "integer", "format": "int32", "minimum": 1, "description": "Size."});
-        let got = field_keywords(&space, &wire, &TypeRef::I32, "Size.");
-        assert_eq!(Value::Object(got), json!({"minimum": 1}));
+        let got = field_keywords(&space, &node(wire), &TypeRef::I32, "Size.");
+        assert_eq!(Value::Object(got), json!({"minimum": 1.0}));
         let wire =
             json!({"type": "array", "items": {"type": "string", "maxLength": 3}, "x-kubernetes-list-type": "set"});
-        let got = field_keywords(&space, &wire, &TypeRef::Vec(Box::new(TypeRef::String)), "");
+        let got = field_keywords(&space, &node(wire), &TypeRef::Vec(Box::new(TypeRef::String)), "");
         assert_eq!(Value::Object(got), json!({"x-kubernetes-list-type": "set", "items": {"maxLength": 3}}));
     }
 
@@ -259,10 +274,10 @@ mod tests {
     fn a_doc_comment_beyond_the_description_states_it() {
         let space = TypeSpace::default();
         let preserved = json!({"x-kubernetes-preserve-unknown-fields": true});
-        let got = field_keywords(&space, &preserved, &TypeRef::Value, "A note.");
+        let got = field_keywords(&space, &node(preserved), &TypeRef::Value, "A note.");
         assert_eq!(Value::Object(got), json!({"description": ""}));
         let described = json!({"x-kubernetes-preserve-unknown-fields": true, "description": "Doc."});
-        let got = field_keywords(&space, &described, &TypeRef::Value, "Doc.\n\nA note.");
+        let got = field_keywords(&space, &node(described), &TypeRef::Value, "Doc.\n\nA note.");
         assert_eq!(Value::Object(got), json!({"description": "Doc."}));
     }
 }

@@ -17,8 +17,6 @@ mod dedupe;
 mod keywords;
 mod loose;
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -342,17 +340,10 @@ impl CrdSpace {
         let mut versions = Vec::with_capacity(crd.spec.versions.len());
         for (i, version) in crd.spec.versions.iter().enumerate() {
             let checked = version_schema(crd, i, options)?;
-            let wire = checked.as_ref().map(|c| c.props.to_value());
             let resource = resource(crd, &version.name);
             let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
             let (schema, loose) = checked.map_or((None, Vec::new()), |c| (Some(c.schema), c.loose));
-            let input = build::Input {
-                schema: schema.as_ref(),
-                wire: wire.as_ref(),
-                resource,
-                crd: crd_attrs(crd, i),
-                loose: &loose,
-            };
+            let input = build::Input { schema: schema.as_ref(), resource, crd: crd_attrs(crd, i), loose: &loose };
             let space = dedupe::dedupe(build::build(input, all_preserve, options));
             let module = modules.claim(&naming::snake(&version.name));
             let base = document_path(crd, i);
@@ -364,18 +355,16 @@ impl CrdSpace {
 }
 
 /// A version's schema, checked (and with `allow_non_structural`, made)
-/// structural.
-struct Checked<'a> {
-    /// The schema as written, or its structural copy.
-    props: Cow<'a, JSONSchemaProps>,
-    /// Its structural form.
+/// structural: the one form the generator works on.
+struct Checked {
+    /// The structural form.
     schema: Structural,
     /// The replaced nodes, their paths relative to the schema.
     loose: Vec<LooseNode>,
 }
 
 /// The structural schema of version `i`, `None` when it has no schema.
-fn version_schema(crd: &CustomResourceDefinition, i: usize, options: ModelOptions) -> Result<Option<Checked<'_>>> {
+fn version_schema(crd: &CustomResourceDefinition, i: usize, options: ModelOptions) -> Result<Option<Checked>> {
     let version = crd.spec.versions.get(i).map(|v| v.name.clone()).unwrap_or_default();
     let not_structural =
         |reason: String| Error::NotStructural { crd: crd.metadata.name.clone(), version: version.clone(), reason };
@@ -388,13 +377,13 @@ fn version_schema(crd: &CustomResourceDefinition, i: usize, options: ModelOption
         Path::new("spec").child("validation").child("openAPIV3Schema")
     };
     let reason = match structural(props, &path) {
-        Ok(schema) => return Ok(Some(Checked { props: Cow::Borrowed(props), schema, loose: Vec::new() })),
+        Ok(schema) => return Ok(Some(Checked { schema, loose: Vec::new() })),
         Err(reason) => reason,
     };
     let repaired = options.allow_non_structural.then(|| loose::repair(props)).flatten();
     let Some(repaired) = repaired else { return Err(not_structural(reason)) };
     let schema = structural(&repaired.schema, &path).map_err(not_structural)?;
-    Ok(Some(Checked { props: Cow::Owned(repaired.schema), schema, loose: repaired.nodes }))
+    Ok(Some(Checked { schema, loose: repaired.nodes }))
 }
 
 /// `props` in structural form, or Kubernetes' errors (under `path`),
