@@ -73,7 +73,7 @@ pub struct Candidate {
     pub attr: &'static str,
     /// Where the keyword stands.
     pub place: Place,
-    /// The node it stands on ([`bases`]).
+    /// The name of the node it stands on (one of `bases()`).
     pub base: &'static str,
     /// For [`Place::Type`], the root schema; otherwise the schema of a
     /// property of `spec`.
