@@ -52,6 +52,9 @@
 
 mod class;
 mod factor;
+mod folds;
+#[cfg(test)]
+mod folds_check;
 mod groups;
 mod limits;
 mod parse;

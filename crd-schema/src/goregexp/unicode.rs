@@ -1,6 +1,6 @@
 //! Unicode data: simple case-folding orbits (Go's `unicode.SimpleFold`, and
-//! `minFoldRune` of Go's `regexp/syntax/parse.go`), built from Rust's case
-//! mappings, and the `\p{...}` names (Go's `unicodeTable` in `parse.go`,
+//! `minFoldRune` of Go's `regexp/syntax/parse.go`), a table checked
+//! against Rust's case mappings (`folds.rs`), and the `\p{...}` names (Go's `unicodeTable` in `parse.go`,
 //! over Go's `unicode.Categories` and `unicode.Scripts`).
 
 use std::collections::HashMap;
@@ -18,16 +18,26 @@ pub(super) const MAX_FOLD: u32 = 0x1_E943;
 /// next rune of its orbit (Go's `SimpleFold`).
 #[derive(Debug)]
 pub(super) struct Folds {
-    pub(super) runes: Vec<u32>,
-    pub(super) next: Vec<u32>,
+    pub(super) runes: &'static [u32],
+    pub(super) next: &'static [u32],
     /// The smallest and largest rune of each rune's orbit.
-    pub(super) orbit_lo: Vec<u32>,
-    pub(super) orbit_hi: Vec<u32>,
+    pub(super) orbit_lo: &'static [u32],
+    pub(super) orbit_hi: &'static [u32],
 }
 
+/// The orbits as a table built ahead of time (`folds.rs`, which the test
+/// `the_fold_table_is_rusts_case_mapping` checks and `CRD_BLESS=1`
+/// rewrites): building them at run time case-mapped every rune up to
+/// U+1E943 once per process, a fifth of `crd generate` on a CRD with a
+/// case-insensitive pattern.
 pub(super) fn folds() -> &'static Folds {
-    static FOLDS: OnceLock<Folds> = OnceLock::new();
-    FOLDS.get_or_init(build_folds)
+    static FOLDS: Folds = Folds {
+        runes: &super::folds::RUNES,
+        next: &super::folds::NEXT,
+        orbit_lo: &super::folds::ORBIT_LO,
+        orbit_hi: &super::folds::ORBIT_HI,
+    };
+    &FOLDS
 }
 
 /// Go's `unicode.SimpleFold`: the next rune of `r`'s case-folding orbit.
@@ -48,58 +58,6 @@ pub(super) fn min_fold_rune(r: u32) -> u32 {
         f = simple_fold(f);
     }
     min
-}
-
-/// Runes Rust's tables case-map but Go's do not: the Turkic dotted and
-/// dotless i (excluded from simple case folding) and the case pairs added
-/// after Unicode 15, Go's edition.
-fn fold_excluded(c: u32) -> bool {
-    matches!(c, 0x130 | 0x131 | 0x1C89 | 0x1C8A | 0xA7CB..=0xA7CD | 0xA7DA..=0xA7DC | 0x10D50..=0x10D65 | 0x10D70..=0x10D85)
-}
-
-/// Builds the orbits from Rust's one-to-one case mappings: runes joined by
-/// a single-rune lower- or uppercase mapping share an orbit.
-fn build_folds() -> Folds {
-    fn find(parent: &mut [u32], mut c: u32) -> u32 {
-        while parent[c as usize] != c {
-            let up = parent[parent[c as usize] as usize];
-            parent[c as usize] = up;
-            c = up;
-        }
-        c
-    }
-    fn single(mut mapping: impl Iterator<Item = char>) -> Option<u32> {
-        let c = mapping.next()?;
-        mapping.next().is_none().then_some(u32::from(c))
-    }
-    let foldable = |c: u32| (MIN_FOLD..=MAX_FOLD).contains(&c) && !fold_excluded(c);
-    let mut parent: Vec<u32> = (0..=MAX_FOLD).collect();
-    for c in MIN_FOLD..=MAX_FOLD {
-        let Some(ch) = char::from_u32(c).filter(|_| foldable(c)) else { continue };
-        for other in [single(ch.to_lowercase()), single(ch.to_uppercase())].into_iter().flatten() {
-            if other != c && foldable(other) {
-                let (a, b) = (find(&mut parent, c), find(&mut parent, other));
-                parent[a.max(b) as usize] = a.min(b);
-            }
-        }
-    }
-    let mut members: Vec<(u32, u32)> = (MIN_FOLD..=MAX_FOLD).map(|c| (find(&mut parent, c), c)).collect();
-    members.sort_unstable();
-    // (rune, next in orbit, orbit's first, orbit's last)
-    let mut entries: Vec<(u32, u32, u32, u32)> = Vec::new();
-    for orbit in members.chunk_by(|a, b| a.0 == b.0).filter(|orbit| orbit.len() > 1) {
-        let (lo, hi) = (orbit[0].1, orbit[orbit.len() - 1].1);
-        for (i, &(_, c)) in orbit.iter().enumerate() {
-            entries.push((c, orbit[(i + 1) % orbit.len()].1, lo, hi));
-        }
-    }
-    entries.sort_unstable();
-    Folds {
-        runes: entries.iter().map(|e| e.0).collect(),
-        next: entries.iter().map(|e| e.1).collect(),
-        orbit_lo: entries.iter().map(|e| e.2).collect(),
-        orbit_hi: entries.iter().map(|e| e.3).collect(),
-    }
 }
 
 // ---- Unicode tables, by their `\p{...}` names.
