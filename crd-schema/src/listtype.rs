@@ -39,17 +39,9 @@ fn object(path: &Path, schema: &Structural, map: &Map<String, Value>) -> ErrorLi
             errors.extend(walk(&path.key(key.as_str()), additional, value));
         }
     }
-    // A few properties are found faster by a scan than by building an
-    // index; many would make the scan quadratic.
-    let index: Option<HashMap<&str, &Structural>> =
-        (schema.properties.len() > 16).then(|| schema.properties.iter().map(|(k, s)| (k.as_str(), s)).collect());
     if !schema.properties.is_empty() {
         for (key, value) in containers() {
-            let sub = match &index {
-                Some(index) => index.get(key.as_str()).copied(),
-                None => schema.property(key),
-            };
-            if let Some(sub) = sub {
+            if let Some(sub) = schema.property(key) {
                 errors.extend(walk(&path.child(key.as_str()), sub, value));
             }
         }

@@ -27,6 +27,9 @@ mod condition;
 mod convert;
 mod validation;
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use crate::field::{ErrorList, Path};
@@ -81,6 +84,40 @@ pub struct Structural {
     pub validation_extensions: ValidationExtensions,
     /// Everything that only validates values, junctors included.
     pub value_validation: ValueValidation,
+    /// Where each property sits in `properties`, built on the first lookup
+    /// of a node with many properties ([`Structural::property`]); leave it
+    /// `Default::default()`.
+    pub property_index: PropertyIndex,
+}
+
+/// Properties up to which [`Structural::property`] scans the list: a few
+/// are found faster by a scan than by hashing the name.
+const SCAN_LIMIT: usize = 16;
+
+/// The name → position index of a node's `properties`, built once, on the
+/// first lookup that needs it, and shared by pruning, defaulting,
+/// ObjectMeta coercion, list types and CEL. A clone starts empty (it is
+/// rebuilt when needed) and every index equals every other, so the index
+/// never makes two schemas differ.
+#[derive(Default)]
+pub struct PropertyIndex(OnceLock<(usize, HashMap<String, usize>)>);
+
+impl Clone for PropertyIndex {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for PropertyIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for PropertyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PropertyIndex")
+    }
 }
 
 impl Structural {
@@ -91,9 +128,27 @@ impl Structural {
         new_structural(&crate::wire::JSONSchemaProps::from_value(schema)?)
     }
 
-    /// The schema of property `name`, if declared.
+    /// The schema of property `name`, if declared: a scan of a few
+    /// properties, else a lookup in the index built on first use. An index
+    /// built before `properties` changed length is not used, and the name
+    /// found is checked.
     pub fn property(&self, name: &str) -> Option<&Structural> {
-        self.properties.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+        let scan = || self.properties.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        if self.properties.len() <= SCAN_LIMIT {
+            return scan();
+        }
+        let (len, index) = self.property_index.0.get_or_init(|| {
+            let positions = self.properties.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
+            (self.properties.len(), positions)
+        });
+        if *len != self.properties.len() {
+            return scan();
+        }
+        match index.get(name).and_then(|&i| self.properties.get(i)) {
+            Some((k, v)) if k == name => Some(v),
+            Some(_) => scan(),
+            None => None,
+        }
     }
 
     /// The `additionalProperties` schema, if it is a schema (not a boolean).
@@ -313,5 +368,26 @@ mod tests {
         assert_eq!(a.additional_properties_schema().unwrap().generic.type_, "string");
         assert!(a.additional_properties.as_ref().unwrap().allows());
         assert!(s.property("b").is_none());
+    }
+
+    #[test]
+    fn many_properties_are_found_through_the_index() {
+        let typed = |t: &str| Structural {
+            generic: Generic { type_: t.to_owned(), ..Generic::default() },
+            ..Structural::default()
+        };
+        let mut s = typed("object");
+        s.properties =
+            (0..40).map(|i| (format!("p{i}"), typed(if i % 2 == 0 { "string" } else { "integer" }))).collect();
+        assert_eq!(s.property("p39").map(|p| p.generic.type_.as_str()), Some("integer"));
+        assert_eq!(s.property("p0").map(|p| p.generic.type_.as_str()), Some("string"));
+        assert!(s.property("p40").is_none());
+        // A clone equals the original and finds the same; a property added
+        // after the index was built is still found.
+        let copy = s.clone();
+        assert_eq!(copy, s);
+        assert!(copy.property("p17").is_some());
+        s.properties.push(("late".to_owned(), typed("boolean")));
+        assert_eq!(s.property("late").map(|p| p.generic.type_.as_str()), Some("boolean"));
     }
 }
