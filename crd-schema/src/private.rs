@@ -5,9 +5,8 @@
 //! pruning in maps, and schema defaults decoded through the field's own
 //! type (so nested defaults apply and unknown fields are pruned).
 
-use std::any::{Any, TypeId};
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 pub use crate::schema::derive_support::*;
 #[cfg(feature = "k8s-openapi")]
@@ -18,34 +17,42 @@ pub use serde;
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 
-/// Decodes a schema default (JSON text embedded by the generator) through
-/// `T`, which prunes it and applies nested defaults as the API server does
-/// when it loads a schema for serving.
+/// A schema default (JSON text embedded by the generator), decoded
+/// through `T` on first use and cloned afterwards: decoding through `T`
+/// prunes it and applies nested defaults as the API server does when it
+/// loads a schema for serving. Each generated default function holds one
+/// in a `static`, so a list of objects that all lack a defaulted `status`
+/// parses the JSON once per process, and a lookup costs no hashing.
 ///
 /// The generator only embeds defaults that decode; a default that does not
-/// (which `crd check` reports) falls back to `T::default()` rather than
-/// panicking in user code.
-///
-/// Each default is decoded once per thread and cloned afterwards: a list of
-/// objects that all lack a defaulted `status` would otherwise parse the same
-/// JSON once per object. The cache is keyed by the type and the address of
-/// the embedded text, which the generator always passes as a literal.
-pub fn default_from_json<T: DeserializeOwned + Default + Clone + 'static>(json: &'static str) -> T {
-    /// A decoded default by its type and the address and length of its text.
-    type Cache = HashMap<(TypeId, usize, usize), Box<dyn Any>>;
-    thread_local! {
-        static DECODED: RefCell<Cache> = RefCell::new(HashMap::new());
+/// (which `crd check` reports) is `None` from [`DefaultCell::decoded`] and
+/// `T::default()` from [`DefaultCell::get`], never a panic in user code.
+#[derive(Debug)]
+pub struct DefaultCell<T> {
+    json: &'static str,
+    value: OnceLock<Option<T>>,
+}
+
+impl<T> DefaultCell<T> {
+    /// The default written as `json`, not decoded yet.
+    pub const fn new(json: &'static str) -> Self {
+        Self { json, value: OnceLock::new() }
     }
-    let key = (TypeId::of::<T>(), json.as_ptr() as usize, json.len());
-    let cached = DECODED.with(|cache| cache.borrow().get(&key).and_then(|v| v.downcast_ref::<T>()).cloned());
-    if let Some(value) = cached {
-        return value;
+}
+
+impl<T: DeserializeOwned + Clone> DefaultCell<T> {
+    /// The decoded default, `None` when it does not decode. Decoding may
+    /// reach other cells (nested defaults), never this one.
+    pub fn decoded(&self) -> Option<T> {
+        self.value.get_or_init(|| serde_json::from_str(self.json).ok()).clone()
     }
-    // Decoding may call this function again for nested defaults, so the
-    // cache is not borrowed meanwhile.
-    let value: T = serde_json::from_str(json).unwrap_or_default();
-    DECODED.with(|cache| cache.borrow_mut().insert(key, Box::new(value.clone())));
-    value
+}
+
+impl<T: DeserializeOwned + Clone + Default> DefaultCell<T> {
+    /// The decoded default, `T::default()` when it does not decode.
+    pub fn get(&self) -> T {
+        self.decoded().unwrap_or_default()
+    }
 }
 
 /// Decodes an open string enum (one with a catch-all variant) from any
@@ -272,10 +279,11 @@ mod tests {
 
     #[test]
     fn defaults_decode_through_the_type() {
-        let v: BTreeMap<String, i64> = default_from_json(r#"{"a": 1}"#);
-        assert_eq!(v["a"], 1);
-        let v: i64 = default_from_json("\"not a number\"");
-        assert_eq!(v, 0);
+        static MAP: DefaultCell<BTreeMap<String, i64>> = DefaultCell::new(r#"{"a": 1}"#);
+        assert_eq!(MAP.get()["a"], 1);
+        static WRONG: DefaultCell<i64> = DefaultCell::new("\"not a number\"");
+        assert_eq!(WRONG.get(), 0, "a default that does not decode falls back to `Default`");
+        assert_eq!(WRONG.decoded(), None);
     }
 
     #[test]
@@ -302,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn cached_defaults_are_per_type_and_text() {
+    fn nested_defaults_decode_inside_the_outer_one() {
         #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
         struct Inner {
             #[serde(default = "Inner::default_n")]
@@ -310,7 +318,8 @@ mod tests {
         }
         impl Inner {
             fn default_n() -> i64 {
-                default_from_json("7")
+                static DEFAULT: DefaultCell<i64> = DefaultCell::new("7");
+                DEFAULT.get()
             }
         }
         #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
@@ -318,19 +327,13 @@ mod tests {
             #[serde(default)]
             inner: Inner,
         }
-        const TEXT: &str = r#"{"inner": {}}"#;
-        // Nested defaults are decoded while the outer one is: no re-borrow.
+        static OUTER: DefaultCell<Outer> = DefaultCell::new(r#"{"inner": {}}"#);
+        // The outer cell decodes while the inner one is first used; then
+        // both give their value again, on any thread.
         for _ in 0..2 {
-            let outer: Outer = default_from_json(TEXT);
-            assert_eq!(outer.inner.n, 7, "the nested default, decoded inside the outer one");
-            let inner: Inner = default_from_json(r#"{}"#);
-            assert_eq!(inner.n, 7);
+            assert_eq!(OUTER.get().inner.n, 7, "the nested default, decoded inside the outer one");
         }
-        // The same text through another type is decoded for that type.
-        let as_map: BTreeMap<String, serde_json::Value> = default_from_json(TEXT);
-        assert_eq!(as_map["inner"], serde_json::json!({}));
-        // One text, two values on different threads: each decodes its own.
-        let other = std::thread::spawn(|| default_from_json::<Inner>(r#"{"n": 3}"#)).join().unwrap();
-        assert_eq!(other.n, 3);
+        let other = std::thread::spawn(|| OUTER.get()).join().unwrap();
+        assert_eq!(other.inner.n, 7);
     }
 }

@@ -4,8 +4,9 @@
 //! A scalar default that fits its Rust type is written as a literal (fast,
 //! and readable in the generated code); anything else — objects, arrays,
 //! values that do not fit — is decoded from its JSON through the field's
-//! own type by `default_from_json`, which applies nested defaults and
-//! prunes unknown fields as the API server does.
+//! own type, once per process, by a `static` `DefaultCell` in its default
+//! function, which applies nested defaults and prunes unknown fields as
+//! the API server does.
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -95,7 +96,7 @@ fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
     let deserialize_fn = derived_fn("deserialize", &f.ident);
     let mut fns = Vec::new();
     if let Some(value) = default {
-        let expr = default_expr(ctx, &f.ty, value);
+        let (cell, expr) = default_expr(ctx, &f.ty, value);
         // As for `deserialize_<field>` below.
         let allow = ctx.complex(&f.ty, 2).then(|| quote!(#[allow(clippy::type_complexity)]));
         let (ret, expr) = if nullable {
@@ -106,17 +107,19 @@ fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
         fns.push(quote! {
             #allow
             fn #default_fn() -> #ret {
+                #cell
                 #expr
             }
         });
     }
     if let Some((item, value, _)) = item {
-        let expr = default_expr(ctx, item, value);
+        let (cell, expr) = default_expr(ctx, item, value);
         let allow = ctx.complex(item, 0).then(|| quote!(#[allow(clippy::type_complexity)]));
         let item = ctx.ty(item);
         fns.push(quote! {
             #allow
             fn #item_fn() -> #item {
+                #cell
                 #expr
             }
         });
@@ -171,27 +174,30 @@ fn field_fns(ctx: &Ctx<'_>, f: &Field) -> Option<TokenStream> {
     Some(quote!(#(#fns)*))
 }
 
-/// The expression for a default `value` of type `ty`.
-fn default_expr(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> TokenStream {
+/// The expression for a default `value` of type `ty`, and the `static`
+/// it reads (none for a literal), both for the body of a default function.
+fn default_expr(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> (TokenStream, TokenStream) {
     if let Some(literal) = literal(ctx, ty, value) {
-        return literal;
+        return (quote!(), literal);
     }
     let crd_schema = &ctx.crd_schema;
     let json = raw_string(&value.to_string());
+    let rust_ty = ctx.ty(ty);
+    let cell = quote! {
+        static DEFAULT: #crd_schema::__private::DefaultCell<#rust_ty> = #crd_schema::__private::DefaultCell::new(#json);
+    };
     if ctx.space.has_default(ty) {
-        return quote!(#crd_schema::__private::default_from_json(#json));
+        return (cell, quote!(DEFAULT.get()));
     }
-    // `default_from_json` falls back to `T::default()` for a default that
-    // does not decode, and a type without `Default` (a required enum
-    // without schema default inside) has none. Such a default decodes: the
-    // API server accepts a CRD only if its defaults validate against their
-    // schemas (all but those under `additionalProperties`), so they hold
-    // every required field with a listed value.
-    let ty = ctx.ty(ty);
-    quote! {
-        #crd_schema::__private::default_from_json::<::std::option::Option<#ty>>(#json)
-            .expect("the API server accepts only defaults that validate against their schema")
-    }
+    // A type without `Default` (a required enum without schema default
+    // inside) has no fallback for a default that does not decode. Such a
+    // default decodes: the API server accepts a CRD only if its defaults
+    // validate against their schemas (all but those under
+    // `additionalProperties`), so they hold every required field with a
+    // listed value.
+    let expr =
+        quote!(DEFAULT.decoded().expect("the API server accepts only defaults that validate against their schema"));
+    (cell, expr)
 }
 
 /// A literal for a scalar default that fits its type exactly.

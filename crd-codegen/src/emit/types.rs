@@ -417,7 +417,9 @@ mod tests {
             "[]",
         );
         let code: String = code.split_whitespace().collect();
-        assert!(code.contains("default_from_json::<Option<WidgetSpecMode>,>(r#\"{\"kind\":\"fast\"}\"#)"), "{code}");
+        assert!(code.contains("staticDEFAULT:::crd_schema::__private::DefaultCell<WidgetSpecMode>="), "{code}");
+        assert!(code.contains("DefaultCell::new(r#\"{\"kind\":\"fast\"}\"#"), "{code}");
+        assert!(code.contains("DEFAULT.decoded().expect("), "{code}");
         // The struct holding it has a `Default` all the same.
         assert!(code.contains("implDefaultforWidgetSpec{"), "{code}");
     }
