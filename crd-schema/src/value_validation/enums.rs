@@ -1,6 +1,7 @@
 //! The enum validator (kube-openapi's `basicCommonValidator`): the value,
 //! converted to the Go type of each entry, must deep-equal one of them.
 
+use super::walk::At;
 use serde_json::Value;
 
 use super::errors::{go_decoded, go_v};
@@ -9,7 +10,7 @@ use super::outcome::{Code, Message, Outcome};
 use super::schema::Node;
 
 /// Validates the value against a non-empty `enum`. Counts no match.
-pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
     if node.enum_.is_empty() || node.enum_.iter().any(|entry| matches_entry(value, entry)) {
         return Outcome::default();
     }
@@ -70,11 +71,14 @@ fn deep_equal(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
     use serde_json::json;
 
     fn ok(value: Value, entries: Value) -> bool {
         let node = Node { enum_: entries.as_array().unwrap().clone(), ..Node::default() };
-        check(&node, "f", &value).is_valid()
+        check(&node, &F, &value).is_valid()
     }
 
     #[test]
@@ -94,7 +98,7 @@ mod tests {
     #[test]
     fn message_lists_entries() {
         let node = Node { enum_: vec![json!("a"), json!(1), json!(null)], ..Node::default() };
-        let out = check(&node, "f", &json!(true));
+        let out = check(&node, &F, &json!(true));
         assert_eq!(out.messages[0].text, "f in body should be one of [a 1 <nil>]");
         assert_eq!(out.count, 0);
     }

@@ -2,6 +2,7 @@
 //! `oneOf`, `allOf` and `not`, each branch validating the same value at the
 //! same path.
 
+use super::walk::At;
 use serde_json::Value;
 
 use super::outcome::{Message, Outcome};
@@ -10,7 +11,7 @@ use super::walk::validate_node;
 use crate::gofmt;
 
 /// Validates the junctors of `node`; always counts one match.
-pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
     let mut out = Outcome::default();
     if !node.any_of.is_empty() {
         out.merge(any_of(&node.any_of, path, value));
@@ -25,7 +26,7 @@ pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
     if let Some(not) = &node.not
         && validate_node(not, path, value).is_valid()
     {
-        out.add(Message::plain(format!("{} must not validate the schema (not)", gofmt::quote(path))));
+        out.add(Message::plain(format!("{} must not validate the schema (not)", gofmt::quote(&path.to_string()))));
     }
     out.inc();
     out
@@ -34,7 +35,7 @@ pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
 // `anyOf` stops at the first passing branch and keeps its result;
 // otherwise it reports the failing branch with the highest match count
 // (the first one on ties).
-fn any_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
+fn any_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
     let mut best: Option<Outcome> = None;
     for branch in branches {
         let result = validate_node(branch, path, value);
@@ -45,8 +46,10 @@ fn any_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
             best = Some(result);
         }
     }
-    let mut out =
-        Outcome::error(Message::plain(format!("{} must validate at least one schema (anyOf)", gofmt::quote(path))));
+    let mut out = Outcome::error(Message::plain(format!(
+        "{} must validate at least one schema (anyOf)",
+        gofmt::quote(&path.to_string())
+    )));
     if let Some(b) = best {
         out.merge(b);
     }
@@ -56,7 +59,7 @@ fn any_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
 // `oneOf` counts the passing branches; exactly one keeps that branch's
 // result, none reports the best failing branch, several report nothing
 // more than the count.
-fn one_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
+fn one_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
     let mut best: Option<Outcome> = None;
     let mut first_success: Option<Outcome> = None;
     let mut validated = 0usize;
@@ -77,7 +80,7 @@ fn one_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
     }
     let found =
         if validated == 0 { "Found none valid".to_owned() } else { format!("Found {validated} valid alternatives") };
-    let text = format!("{} must validate one and only one schema (oneOf). {found}", gofmt::quote(path));
+    let text = format!("{} must validate one and only one schema (oneOf). {found}", gofmt::quote(&path.to_string()));
     let mut out = Outcome::error(Message::plain(text));
     if let Some(b) = best {
         out.merge(b);
@@ -87,7 +90,7 @@ fn one_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
 
 // `allOf` keeps every branch's result and adds its own message when some
 // branch fails.
-fn all_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
+fn all_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
     let mut out = Outcome::default();
     let mut validated = 0usize;
     for branch in branches {
@@ -99,7 +102,10 @@ fn all_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
     }
     if validated != branches.len() {
         let none = if validated == 0 { ". None validated" } else { "" };
-        out.add(Message::plain(format!("{} must validate all the schemas (allOf){none}", gofmt::quote(path))));
+        out.add(Message::plain(format!(
+            "{} must validate all the schemas (allOf){none}",
+            gofmt::quote(&path.to_string())
+        )));
     }
     out
 }
@@ -107,6 +113,9 @@ fn all_of(branches: &[Node], path: &str, value: &Value) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
     use serde_json::json;
 
     fn typed(t: &str) -> Node {
@@ -120,31 +129,31 @@ mod tests {
     #[test]
     fn any_of_reports_first_best_failure() {
         let node = Node { any_of: vec![typed("integer"), typed("string")], ..Node::default() };
-        let out = check(&node, "f", &json!(true));
+        let out = check(&node, &F, &json!(true));
         assert_eq!(
             texts(&out),
             vec!["\"f\" must validate at least one schema (anyOf)", "f in body must be of type integer: \"boolean\""]
         );
-        assert!(check(&node, "f", &json!("x")).is_valid());
+        assert!(check(&node, &F, &json!("x")).is_valid());
     }
 
     #[test]
     fn one_of_counts() {
         let node = Node { one_of: vec![Node::default(), Node::default()], ..Node::default() };
         assert_eq!(
-            texts(&check(&node, "", &json!(1))),
+            texts(&check(&node, &At::Root, &json!(1))),
             vec!["\"\" must validate one and only one schema (oneOf). Found 2 valid alternatives"]
         );
         let node = Node { one_of: vec![typed("string"), Node::default()], ..Node::default() };
-        assert!(check(&node, "f", &json!(1)).is_valid());
+        assert!(check(&node, &F, &json!(1)).is_valid());
     }
 
     #[test]
     fn all_of_and_not() {
         let node = Node { all_of: vec![typed("string"), typed("integer")], ..Node::default() };
-        let out = check(&node, "f", &json!(1));
+        let out = check(&node, &F, &json!(1));
         assert_eq!(texts(&out)[1], "\"f\" must validate all the schemas (allOf)");
         let node = Node { not: Some(Box::new(typed("integer"))), ..Node::default() };
-        assert_eq!(texts(&check(&node, "f", &json!(1))), vec!["\"f\" must not validate the schema (not)"]);
+        assert_eq!(texts(&check(&node, &F, &json!(1))), vec!["\"f\" must not validate the schema (not)"]);
     }
 }

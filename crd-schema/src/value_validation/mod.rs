@@ -107,7 +107,7 @@ impl Validator {
     /// Validates `value`; errors are reported under `prefix` (the empty path
     /// for objects, `status` for the status subresource).
     pub fn validate(&self, value: &Value, prefix: &Path) -> ErrorList {
-        let outcome = walk::validate_node(&self.root, "", value);
+        let outcome = walk::validate_node(&self.root, &walk::At::Root, value);
         outcome.messages.iter().map(|m| errors::to_field_error(m, prefix)).collect()
     }
 }

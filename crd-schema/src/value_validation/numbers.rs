@@ -3,6 +3,7 @@
 //! `multipleOf`, `minimum` and `maximum`, compared natively (as integers
 //! for integer values) when the bound fits the type.
 
+use super::walk::At;
 use serde_json::{Number, Value};
 
 use super::outcome::{Code, Message, Outcome};
@@ -104,7 +105,7 @@ fn parses_as_int(s: &str, bits: u32) -> bool {
 /// kube-openapi's `IsValueValidAgainstRange`: whether `n` fits the type and
 /// format; the error text names `prefix` (`Checked`, `Maximum boundary`,
 /// ...) and the value path.
-fn range_error(n: Num, type_name: &str, format: &str, prefix: &str, path: &str) -> Option<Message> {
+fn range_error(n: Num, type_name: &str, format: &str, prefix: &str, path: &At<'_>) -> Option<Message> {
     let rep = n.plain();
     let fits = match (type_name, format) {
         ("integer", "int32") => parses_as_int(&rep, 32),
@@ -124,7 +125,7 @@ fn range_error(n: Num, type_name: &str, format: &str, prefix: &str, path: &str) 
 }
 
 /// Validates a number against the node's numeric keywords.
-pub(crate) fn check(node: &Node, path: &str, n: Num) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, n: Num) -> Outcome {
     let (type_name, format) = (node.single_type(), node.format.as_str());
     let mut out = Outcome::default();
     if let Some(m) = range_error(n, type_name, format, "Checked", path) {
@@ -166,7 +167,7 @@ fn checked_bound(bound_error: Option<Message>, n: Num, compare: impl Fn(Num) -> 
 // `multipleOf`: integers against the factor truncated to an integer,
 // floats by the quotient being an integer (within swag's tolerance). A
 // factor that is not positive is reported as such.
-fn multiple_of(path: &str, n: Num, factor: f64) -> Option<Message> {
+fn multiple_of(path: &At<'_>, n: Num, factor: f64) -> Option<Message> {
     match n {
         Num::Int(i) => {
             let f = go_f64_to_i64(factor);
@@ -185,19 +186,19 @@ fn multiple_of(path: &str, n: Num, factor: f64) -> Option<Message> {
     }
 }
 
-fn not_positive(path: &str, factor: Num) -> Message {
+fn not_positive(path: &At<'_>, factor: Num) -> Message {
     let text = format!("factor MultipleOf declared for {path} must be positive: {}", factor.go_v());
     Message::new(Code::Field, path, Some(factor.to_value()), text)
 }
 
-fn not_multiple(path: &str, factor: Num, n: Num) -> Message {
+fn not_multiple(path: &At<'_>, factor: Num, n: Num) -> Message {
     let text = format!("{path} in body should be a multiple of {}", factor.go_v());
     Message::new(Code::Field, path, Some(n.to_value()), text)
 }
 
 // `minimum` / `maximum`: integers against the bound truncated to an
 // integer, floats against the bound.
-fn minimum(path: &str, n: Num, min: f64, exclusive: bool) -> Option<Message> {
+fn minimum(path: &At<'_>, n: Num, min: f64, exclusive: bool) -> Option<Message> {
     let (fails, bound) = match n {
         Num::Int(i) => {
             let b = go_f64_to_i64(min);
@@ -209,7 +210,7 @@ fn minimum(path: &str, n: Num, min: f64, exclusive: bool) -> Option<Message> {
     fails.then(|| bound_message(path, n, relation, bound))
 }
 
-fn maximum(path: &str, n: Num, max: f64, exclusive: bool) -> Option<Message> {
+fn maximum(path: &At<'_>, n: Num, max: f64, exclusive: bool) -> Option<Message> {
     let (fails, bound) = match n {
         Num::Int(i) => {
             let b = go_f64_to_i64(max);
@@ -221,7 +222,7 @@ fn maximum(path: &str, n: Num, max: f64, exclusive: bool) -> Option<Message> {
     fails.then(|| bound_message(path, n, relation, bound))
 }
 
-fn bound_message(path: &str, n: Num, relation: &str, bound: Num) -> Message {
+fn bound_message(path: &At<'_>, n: Num, relation: &str, bound: Num) -> Message {
     let text = format!("{path} in body should be {relation} {}", bound.go_v());
     Message::new(Code::Field, path, Some(n.to_value()), text)
 }
@@ -230,12 +231,15 @@ fn bound_message(path: &str, n: Num, relation: &str, bound: Num) -> Message {
 mod tests {
     use super::*;
 
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
+
     fn node(types: &[&str], format: &str) -> Node {
         Node { types: types.iter().map(|t| (*t).to_owned()).collect(), format: format.to_owned(), ..Node::default() }
     }
 
     fn texts(node: &Node, n: Num) -> Vec<String> {
-        check(node, "f", n).messages.into_iter().map(|m| m.text).collect()
+        check(node, &F, n).messages.into_iter().map(|m| m.text).collect()
     }
 
     #[test]
@@ -299,6 +303,6 @@ mod tests {
         assert_eq!(texts(&n, Num::Int(3)), vec!["factor MultipleOf declared for f must be positive: 0"]);
         n.multiple_of = Some(-1.0);
         assert_eq!(texts(&n, Num::Float(3.0)), vec!["factor MultipleOf declared for f must be positive: -1"]);
-        assert_eq!(check(&n, "f", Num::Int(1)).count, 1);
+        assert_eq!(check(&n, &F, Num::Int(1)).count, 1);
     }
 }

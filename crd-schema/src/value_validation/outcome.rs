@@ -45,8 +45,8 @@ pub(crate) struct Message {
 
 impl Message {
     /// A message with a value.
-    pub fn new(code: Code, name: &str, value: Option<Value>, text: String) -> Self {
-        Self { code, name: name.to_owned(), value, limit: 0, values: Vec::new(), text }
+    pub fn new(code: Code, name: impl std::fmt::Display, value: Option<Value>, text: String) -> Self {
+        Self { code, name: name.to_string(), value, limit: 0, values: Vec::new(), text }
     }
 
     /// A plain message, not tied to a field.

@@ -1,6 +1,7 @@
 //! The string validator (kube-openapi's `stringValidator`): `maxLength`,
 //! `minLength`, then `pattern`; only the first failure is reported.
 
+use super::walk::At;
 use serde_json::Value;
 
 use super::outcome::{Code, Message, Outcome};
@@ -8,14 +9,14 @@ use super::pattern::{self, Search};
 use super::schema::Node;
 
 /// Validates a string value. Counts no match.
-pub(crate) fn check(node: &Node, path: &str, s: &str) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, s: &str) -> Outcome {
     match first_failure(node, path, s) {
         Some(message) => Outcome::error(message),
         None => Outcome::default(),
     }
 }
 
-fn first_failure(node: &Node, path: &str, s: &str) -> Option<Message> {
+fn first_failure(node: &Node, path: &At<'_>, s: &str) -> Option<Message> {
     // Lengths count code points.
     let length = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
     let datum = || Some(Value::String(s.to_owned()));
@@ -52,8 +53,11 @@ fn first_failure(node: &Node, path: &str, s: &str) -> Option<Message> {
 mod tests {
     use super::*;
 
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
+
     fn text(node: &Node, s: &str) -> Option<String> {
-        check(node, "f", s).messages.first().map(|m| m.text.clone())
+        check(node, &F, s).messages.first().map(|m| m.text.clone())
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The type validator (kube-openapi's `typeValidator`): the value's kind
 //! against `type`, `nullable` and `format`.
 
+use super::walk::At;
 use serde_json::Value;
 
 use super::numbers::{Num, is_json_integer};
@@ -26,7 +27,7 @@ fn kind_of(value: &Value) -> (&'static str, &'static str) {
 
 /// `<path> in body must be of type <expected>: "<found>"`, carrying
 /// `found` as its value.
-pub(crate) fn invalid_type(path: &str, expected: &str, found: &str) -> Message {
+pub(crate) fn invalid_type(path: &At<'_>, expected: &str, found: &str) -> Message {
     let text = format!("{path} in body must be of type {expected}: {}", gofmt::quote(found));
     Message::new(Code::InvalidType, path, Some(Value::String(found.to_owned())), text)
 }
@@ -37,7 +38,7 @@ pub(crate) fn applies(node: &Node) -> bool {
 }
 
 /// Validates the value's kind; a passing check counts one match.
-pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
     // `null` passes without a type, with `null` among the types, or when
     // nullable.
     if value.is_null() {
@@ -68,6 +69,9 @@ pub(crate) fn check(node: &Node, path: &str, value: &Value) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
     use serde_json::json;
 
     fn node(types: &[&str], format: &str, nullable: bool) -> Node {
@@ -80,7 +84,7 @@ mod tests {
     }
 
     fn text(node: &Node, value: Value) -> Option<String> {
-        check(node, "f", &value).messages.first().map(|m| m.text.clone())
+        check(node, &F, &value).messages.first().map(|m| m.text.clone())
     }
 
     #[test]
@@ -91,7 +95,7 @@ mod tests {
         assert_eq!(text(&object, json!(null)).unwrap(), "f in body must be of type object: \"null\"");
         assert_eq!(text(&node(&["object"], "", true), json!(null)), None);
         assert_eq!(text(&node(&[], "", false), json!(null)), None);
-        assert_eq!(check(&object, "f", &json!({})).count, 1);
+        assert_eq!(check(&object, &F, &json!({})).count, 1);
     }
 
     #[test]

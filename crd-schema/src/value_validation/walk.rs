@@ -3,6 +3,7 @@
 //! recurse into items and properties.
 
 use std::collections::HashSet;
+use std::fmt;
 
 use serde_json::{Map, Value};
 
@@ -11,10 +12,37 @@ use super::outcome::{Code, Message, Outcome};
 use super::schema::{Additional, Node};
 use super::{enums, formats, junctors, numbers, strings, types};
 
-/// Validates `value` at the Go path `path` (`""` at the top) against
+/// Where a value sits, as kube-openapi names it in messages
+/// (`spec.ports[0].name`): a chain of steps on the stack, rendered only
+/// when a message needs it, so a valid object costs no path text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum At<'a> {
+    /// The value validated (rendered empty).
+    Root,
+    /// A declared property: `<parent>.<name>`, or `<name>` under the root.
+    Property(&'a At<'a>, &'a str),
+    /// A key under `additionalProperties`: `<parent>.<key>`, even under the
+    /// root (`.key`), as kube-openapi writes it.
+    Key(&'a At<'a>, &'a str),
+    /// An array item: `<parent>[<i>]`.
+    Index(&'a At<'a>, usize),
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Root => Ok(()),
+            At::Property(At::Root, name) => f.write_str(name),
+            At::Property(parent, name) | At::Key(parent, name) => write!(f, "{parent}.{name}"),
+            At::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+/// Validates `value` at the Go path `path` (empty at the top) against
 /// `node`. Every validator that applies runs, in kube-openapi's order, and
 /// counts one match besides its own; the node counts one more.
-pub(crate) fn validate_node(node: &Node, path: &str, value: &Value) -> Outcome {
+pub(crate) fn validate_node(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
     // `null` is only checked for its type and against `enum`, without the
     // node's own match.
     if value.is_null() {
@@ -53,11 +81,11 @@ pub(crate) fn validate_node(node: &Node, path: &str, value: &Value) -> Outcome {
 
 // Arrays: every item against `items` at `<path>[i]`, then `minItems`,
 // `maxItems` and `uniqueItems`. Counts one match.
-fn check_array(node: &Node, path: &str, items: &[Value]) -> Outcome {
+fn check_array(node: &Node, path: &At<'_>, items: &[Value]) -> Outcome {
     let mut out = Outcome::default();
     if let Some(schema) = &node.items {
         for (i, item) in items.iter().enumerate() {
-            out.merge(validate_node(schema, &format!("{path}[{i}]"), item));
+            out.merge(validate_node(schema, &At::Index(path, i), item));
         }
     }
     let size = i64::try_from(items.len()).unwrap_or(i64::MAX);
@@ -125,7 +153,7 @@ fn deep_key(v: &Value, out: &mut String) {
 // Objects: `minProperties` and `maxProperties` end the check; then unknown
 // keys (`additionalProperties: false`) or their schema, the declared
 // properties, and `required`.
-fn check_object(node: &Node, path: &str, map: &Map<String, Value>) -> Outcome {
+fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome {
     let count = i64::try_from(map.len()).unwrap_or(i64::MAX);
     if let Some(min) = node.min_properties
         && count < min
@@ -147,19 +175,18 @@ fn check_object(node: &Node, path: &str, map: &Map<String, Value>) -> Outcome {
                 let text = format!("{path}.{key} in body is a forbidden property");
                 out.add(Message::new(Code::Field, path, Some(Value::String(key.clone())), text));
             }
-            Some(Additional::Schema(schema)) => out.merge(validate_node(schema, &format!("{path}.{key}"), value)),
+            Some(Additional::Schema(schema)) => out.merge(validate_node(schema, &At::Key(path, key), value)),
             _ => {}
         }
     }
     for (name, schema) in &node.properties {
         if let Some(value) = map.get(name) {
-            let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
-            out.merge(validate_node(schema, &child, value));
+            out.merge(validate_node(schema, &At::Property(path, name), value));
         }
     }
     for key in node.required.iter().filter(|k| !map.contains_key(k.as_str())) {
-        let name = format!("{path}.{key}");
-        out.add(Message::new(Code::Required, &name, None, format!("{name} in body is required")));
+        let name = At::Key(path, key);
+        out.add(Message::new(Code::Required, name, None, format!("{name} in body is required")));
     }
     out
 }
@@ -170,7 +197,7 @@ mod tests {
     use serde_json::json;
 
     fn texts(node: &Node, value: Value) -> Vec<String> {
-        validate_node(node, "", &value).messages.into_iter().map(|m| m.text).collect()
+        validate_node(node, &At::Root, &value).messages.into_iter().map(|m| m.text).collect()
     }
 
     #[test]
@@ -197,8 +224,8 @@ mod tests {
     #[test]
     fn null_counts_only_its_type_check() {
         let node = Node { types: vec!["string".to_owned()], nullable: true, ..Node::default() };
-        assert_eq!(validate_node(&node, "f", &json!(null)).count, 1);
-        assert!(validate_node(&node, "f", &json!("x")).count > 1);
+        assert_eq!(validate_node(&node, &At::Property(&At::Root, "f"), &json!(null)).count, 1);
+        assert!(validate_node(&node, &At::Property(&At::Root, "f"), &json!("x")).count > 1);
     }
 
     #[test]

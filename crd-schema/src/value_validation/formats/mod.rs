@@ -16,6 +16,7 @@ pub(crate) use time::go_duration_nanos;
 use super::CompatibilityVersion;
 use super::outcome::Outcome;
 use super::types::invalid_type;
+use super::walk::At;
 
 // The string formats of Kubernetes 1.0, normalised.
 const FORMATS_1_0: &[&str] = &[
@@ -93,7 +94,7 @@ pub(crate) fn strip_unsupported(format: &str, types: &[String], version: Compati
 /// Validates a string against a format of the registry; `None` when the
 /// format is not in the registry (the validator does not apply). Counts no
 /// match.
-pub(crate) fn check(format: &str, path: &str, s: &str) -> Option<Outcome> {
+pub(crate) fn check(format: &str, path: &At<'_>, s: &str) -> Option<Outcome> {
     let valid = validates(&normalize(format), s)?;
     Some(if valid { Outcome::default() } else { Outcome::error(invalid_type(path, format, s)) })
 }
@@ -135,6 +136,9 @@ fn validates(name: &str, s: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path `f` of the tests' messages.
+    const F: At<'static> = At::Property(&At::Root, "f");
     use serde_json::Value;
 
     // The value of a format error: the string itself.
@@ -167,10 +171,10 @@ mod tests {
 
     #[test]
     fn check_reports_the_format_as_written() {
-        let out = check("k8s-short-name", "f", "A").unwrap();
+        let out = check("k8s-short-name", &F, "A").unwrap();
         assert_eq!(out.messages[0].text, "f in body must be of type k8s-short-name: \"A\"");
         assert_eq!(error_value(&out), Some(Value::String("A".to_owned())));
-        assert!(check("date", "f", "2006-01-02").unwrap().is_valid());
-        assert!(check("int32", "f", "x").is_none());
+        assert!(check("date", &F, "2006-01-02").unwrap().is_valid());
+        assert!(check("int32", &F, "x").is_none());
     }
 }
