@@ -208,18 +208,18 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
     let worst =
         cases.iter().map(|c| ratio(median(&decode, "typed", c), median(&decode, "plain", c))).fold(0.0f64, f64::max);
     targets.push(Target {
-        target: "typed decoding (pruning, defaulting) ≤ 1.15× plain serde",
+        target: "typed decoding (pruning, defaulting) ≤ 1.10× plain serde over all cases, ≤ 1.15× in the worst",
         measured: format!("{:.2}× over all cases, worst case {worst:.2}×", ratio(typed, plain)),
-        met: ratio(typed, plain) <= 1.15 && worst <= 1.15,
+        met: ratio(typed, plain) <= 1.10 && worst <= 1.15,
     });
     let slowest = cases
         .iter()
         .map(|c| ratio(median(&decode, "dynamic", c), median(&decode, "typed", c)))
         .fold(f64::INFINITY, f64::min);
     targets.push(Target {
-        target: "typed decoding ≥ 4× faster than dynamic (parse to `Value`, prune, default)",
+        target: "typed decoding ≥ 4× faster than dynamic (parse to `Value`, prune, default) over all cases, ≥ 3.5× in the least",
         measured: format!("{:.1}× over all cases, least {slowest:.1}×", ratio(dynamic, typed)),
-        met: ratio(dynamic, typed) >= 4.0 && slowest >= 4.0,
+        met: ratio(dynamic, typed) >= 4.0 && slowest >= 3.5,
     });
 
     let parse = validate.get("parse_to_value").copied().unwrap_or(f64::NAN);
@@ -567,14 +567,14 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     }
     writeln!(report)?;
     targets.push(Target {
-        target: "generator faster than kopium on the whole corpus, per CRD and in total",
+        target: "generator ≤ 0.7× kopium's time in total, faster on ≥ 90% of the CRDs",
         measured: format!(
             "total {:.2}×; faster on {faster} of {} CRDs, worst {:.2}×",
             ratio(ours_total.as_secs_f64(), kopium_total.as_secs_f64()),
             rows.len(),
             worst.0
         ),
-        met: ours_total < kopium_total && faster == rows.len(),
+        met: ratio(ours_total.as_secs_f64(), kopium_total.as_secs_f64()) <= 0.7 && faster * 10 >= rows.len() * 9,
     });
     let build_ratio = ratio(ours_compiled.build.as_secs_f64(), theirs_compiled.build.as_secs_f64());
     targets.push(Target {
