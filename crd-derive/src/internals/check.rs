@@ -22,6 +22,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) {
 
 /// The checks of one keyword list and of the lists nested in it.
 fn keywords(cx: &Ctxt, kw: &Keywords) {
+    one_spelling(cx, kw);
     default_conflicts(cx, kw);
     skip_alone(cx, kw);
     list_map_keys(cx, kw);
@@ -31,15 +32,32 @@ fn keywords(cx: &Ctxt, kw: &Keywords) {
     }
 }
 
-// `default` and `default_json` both set `default`; `no_default` says there
-// is none: any two of them contradict each other.
-fn default_conflicts(cx: &Ctxt, kw: &Keywords) {
-    let written: Vec<_> =
-        kw.keys.iter().filter(|k| *k == "default" || *k == "default_json" || *k == "no_default").collect();
-    if let [first, rest @ ..] = written.as_slice() {
-        for key in rest {
-            cx.error_spanned_by(key, format!("`{key}` conflicts with `{first}`: a field has one default or none"));
+// Two keys that write one keyword (`default` and `default_json`,
+// `enum_values` and `enum_values_json`, per crd-vocabulary's table): the
+// second would silently replace the first.
+fn one_spelling(cx: &Ctxt, kw: &Keywords) {
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    for key in &kw.keys {
+        let name = key.to_string();
+        let Some(json) = crd_vocabulary::find(&name, true).and_then(|k| k.json) else { continue };
+        if crd_vocabulary::for_keyword(json).nth(1).is_none() {
+            continue;
         }
+        match seen.iter().find(|(written, _)| *written == json) {
+            Some((_, first)) => {
+                cx.error_spanned_by(key, format!("`{key}` conflicts with `{first}`: both write the schema's `{json}`"));
+            }
+            None => seen.push((json, name)),
+        }
+    }
+}
+
+// `no_default` says there is no default: `default` or `default_json`
+// beside it contradicts it.
+fn default_conflicts(cx: &Ctxt, kw: &Keywords) {
+    let Some(first) = kw.keys.iter().find(|k| *k == "default" || *k == "default_json") else { return };
+    if let Some(key) = kw.key("no_default") {
+        cx.error_spanned_by(key, format!("`{key}` conflicts with `{first}`: a field has one default or none"));
     }
 }
 
