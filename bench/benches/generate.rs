@@ -1,6 +1,8 @@
 //! Generator throughput on the whole corpus (design.md §9): parse, check,
-//! generate and format every CRD file (`Builder::generate`), against
-//! parsing the same YAML alone.
+//! generate and format every CRD file (`Builder::generate`, one builder
+//! per file), against parsing the same YAML alone; and the whole corpus
+//! directory through one builder (`catalogue`), as a build script or
+//! `cargo xtask gen` over a catalogue of CRDs runs it.
 //!
 //! Run: `cargo bench -p crd-bench --bench generate`.
 
@@ -51,4 +53,16 @@ fn generate(bencher: divan::Bencher<'_, '_>) {
             .map(|(name, text)| crd_codegen::Builder::new().crd_source(name, text).generate().map(|t| t.len()))
             .collect::<Vec<_>>()
     });
+}
+
+/// One builder over the whole corpus directory: every CRD in one file.
+#[divan::bench(sample_count = 20)]
+fn catalogue(bencher: divan::Bencher<'_, '_>) {
+    let dir = corpus_dir().join("crds");
+    let mut builder = crd_codegen::Builder::new();
+    builder.crd(&dir);
+    if let Err(e) = builder.generate() {
+        panic!("{}: {e}", dir.display());
+    }
+    bencher.bench_local(|| builder.generate().map(|t| t.len()));
 }

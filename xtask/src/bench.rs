@@ -240,7 +240,18 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
     writeln!(report, "| YAML parsing alone | parse, check, generate, format | ratio |")?;
     writeln!(report, "|---:|---:|---:|")?;
     writeln!(report, "| {} | {} | {:.2}× |\n", human(yaml), human(gen_time), ratio(gen_time, yaml))?;
+    let catalogue = generate.get("catalogue").copied().unwrap_or(f64::NAN);
+    let files = crd_files();
+    writeln!(report, "#### The whole corpus through one builder (`Builder::crd` on the directory)\n")?;
+    writeln!(report, "| CRD files | one builder, every CRD | CRD files per second |")?;
+    writeln!(report, "|---:|---:|---:|")?;
+    writeln!(report, "| {files} | {} | {:.0} |\n", human(catalogue), files as f64 / catalogue)?;
     Ok(())
+}
+
+/// How many CRD files the corpus holds (the `catalogue` benchmark's input).
+fn crd_files() -> usize {
+    yaml_files(&workspace_root().join("../shared/corpus/crds")).len()
 }
 
 pub fn human(seconds: f64) -> String {
