@@ -10,7 +10,9 @@
 //! dependencies have the same versions, dependencies built beforehand),
 //! and `cargo check` / `cargo build` of the generated code alone are timed.
 //! Peak memory is the compiler's (VmHWM, sampled every 5 ms by this binary
-//! acting as `RUSTC_WRAPPER`).
+//! acting as `RUSTC_WRAPPER`). The compiling is in `compile`, which also
+//! writes the per-operator table; the runtime half ends with the CLI's
+//! peak memory on the largest corpus CRD (`memory`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -20,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::{cargo, workspace_root};
+use crate::{cargo, compile, memory, workspace_root};
 
 /// The environment variable that turns this binary into a rustc wrapper
 /// recording peak memory into the file it names.
@@ -246,6 +248,7 @@ fn runtime(report: &mut String, targets: &mut Vec<Target>) -> Result<()> {
     writeln!(report, "| CRD files | one builder, every CRD | CRD files per second |")?;
     writeln!(report, "|---:|---:|---:|")?;
     writeln!(report, "| {files} | {} | {:.0} |\n", human(catalogue), files as f64 / catalogue)?;
+    targets.push(memory::cli_peaks(report, &release_crd()?)?);
     Ok(())
 }
 
@@ -264,6 +267,14 @@ pub fn human(seconds: f64) -> String {
     } else {
         format!("{:.1} µs", seconds * 1e6)
     }
+}
+
+/// Builds the release CLI and returns its path: the kopium comparison and
+/// the memory figures both run this build.
+pub fn release_crd() -> Result<PathBuf> {
+    println!("== cargo build --release --bin crd");
+    crate::run(cargo().args(["build", "--release", "--quiet", "--bin", "crd"]), "building crd")?;
+    Ok(workspace_root().join("target/release/crd"))
 }
 
 /// The kopium binary, installed with cargo when it is missing.
@@ -309,7 +320,7 @@ fn module_name(file: &Path) -> String {
     module_ident(&file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
 }
 
-fn module_ident(name: &str) -> String {
+pub fn module_ident(name: &str) -> String {
     let mut out: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     if out.starts_with(|c: char| c.is_ascii_digit()) {
@@ -328,130 +339,16 @@ struct Generated {
     kopium_failed: Vec<String>,
 }
 
-/// One tool's output for the corpus: a fresh crate per corpus project (the
-/// whole corpus in one crate needs more memory than this machine has for
-/// kopium's output), all sharing one target directory so that the
-/// dependencies are built once.
-struct Output {
-    dir: PathBuf,
-    /// Generated modules, by corpus project.
-    projects: BTreeMap<String, Vec<(String, String)>>,
-}
-
-/// A fresh crate `dir/name` outside the workspace, with `lib` as its
-/// `src/lib.rs` and the workspace's `Cargo.lock`, so that dependencies it
-/// shares with the workspace have the same versions.
-pub fn fresh_crate(dir: &Path, name: &str, dependencies: &str, lib: &str) -> Result<PathBuf> {
-    let dir = dir.join(name);
-    std::fs::create_dir_all(dir.join("src"))?;
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [workspace]\n\n[dependencies]\n{dependencies}"
-        ),
-    )?;
-    std::fs::copy(workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).context("copying Cargo.lock")?;
-    std::fs::write(dir.join("src/lib.rs"), lib)?;
-    Ok(dir)
-}
-
-/// Times of compiling one tool's generated code.
-struct Compiled {
-    check: Duration,
-    build: Duration,
-    peak_kib: u64,
-    crates: usize,
-}
-
-impl Output {
-    fn write_crate(&self, name: &str, dependencies: &str, modules: &[(String, String)]) -> Result<PathBuf> {
-        let mut lib = String::from("#![allow(warnings, clippy::all)]\n");
-        for (module, _) in modules {
-            writeln!(lib, "pub mod {module};")?;
-        }
-        let dir = fresh_crate(&self.dir, name, dependencies, &lib)?;
-        for (module, text) in modules {
-            std::fs::write(dir.join("src").join(format!("{module}.rs")), text)?;
-        }
-        Ok(dir)
-    }
-
-    fn cargo(&self, crate_dir: &Path, command: &str, peak_file: &Path) -> Result<Duration> {
-        let wrapper = std::env::current_exe().context("finding xtask's own binary")?;
-        let start = Instant::now();
-        let output = cargo()
-            .arg(command)
-            .arg("--quiet")
-            .current_dir(crate_dir)
-            .env("RUSTC_WRAPPER", wrapper)
-            .env(PEAK_FILE, peak_file)
-            .env("CARGO_INCREMENTAL", "0")
-            .env("CARGO_TARGET_DIR", self.dir.join("target"))
-            .output()
-            .context("running cargo")?;
-        let elapsed = start.elapsed();
-        if !output.status.success() {
-            bail!("cargo {command} in {} failed:\n{}", crate_dir.display(), String::from_utf8_lossy(&output.stderr));
-        }
-        Ok(elapsed)
-    }
-
-    /// Builds the dependencies, then times `cargo check` and `cargo build`
-    /// of each project's generated code alone.
-    fn compile(&self, dependencies: &str) -> Result<Compiled> {
-        let deps = self.write_crate("dependencies-only", dependencies, &[])?;
-        println!("   building the dependencies in {}", self.dir.display());
-        let scratch = deps.join("peak.txt");
-        self.cargo(&deps, "check", &scratch)?;
-        self.cargo(&deps, "build", &scratch)?;
-        let mut out = Compiled { check: Duration::ZERO, build: Duration::ZERO, peak_kib: 0, crates: 0 };
-        for (project, modules) in &self.projects {
-            let name = format!("gen-{}", module_ident(project));
-            let dir = self.write_crate(&name, dependencies, modules)?;
-            let peak_file = dir.join("peak.txt");
-            let check = self.cargo(&dir, "check", &peak_file)?;
-            let build = self.cargo(&dir, "build", &peak_file)?;
-            let crate_name = name.replace('-', "_");
-            let peak = std::fs::read_to_string(&peak_file)
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| {
-                    let mut fields = l.split_whitespace();
-                    if fields.next()? != crate_name {
-                        return None;
-                    }
-                    fields.next()?.parse::<u64>().ok()
-                })
-                .max()
-                .unwrap_or(0);
-            println!(
-                "   {name}: check {:.1} s, build {:.1} s, {} MiB",
-                check.as_secs_f64(),
-                build.as_secs_f64(),
-                peak / 1024
-            );
-            out.check += check;
-            out.build += build;
-            out.peak_kib = out.peak_kib.max(peak);
-            out.crates += 1;
-        }
-        Ok(out)
-    }
-}
-
 /// Generates the corpus with both tools and compiles both outputs.
 fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     let root = workspace_root();
     let kopium = kopium()?;
     let kopium_version = version_of(&kopium);
-    println!("== cargo build --release --bin crd");
-    crate::run(cargo().args(["build", "--release", "--quiet", "--bin", "crd"]), "building crd")?;
-    let crd = root.join("target/release/crd");
+    let crd = release_crd()?;
     let out = root.join("target/bench");
     let _ = std::fs::remove_dir_all(&out);
-    let mut ours = Output { dir: out.join("generated-ours"), projects: BTreeMap::new() };
-    let mut theirs = Output { dir: out.join("generated-kopium"), projects: BTreeMap::new() };
+    let mut ours = compile::Output { dir: out.join("generated-ours"), projects: BTreeMap::new() };
+    let mut theirs = compile::Output { dir: out.join("generated-kopium"), projects: BTreeMap::new() };
     let mut rows = Vec::new();
     let files: Vec<PathBuf> = yaml_files(&root.join("../shared/corpus/crds"));
     println!("== generating {} corpus CRDs with crd and with {kopium_version}", files.len());
@@ -541,15 +438,15 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
         (rows.iter().map(|r| r.ours_lines).sum::<usize>(), rows.iter().map(|r| r.kopium_lines).sum::<usize>());
     writeln!(report, "| lines of code (non-blank) | {ol} | {kl} | {:.2}× |", ratio(ol as f64, kl as f64))?;
     let summed = "of the generated code, summed over one crate per project";
-    time_row(report, &format!("`cargo check` {summed}"), ours_compiled.check, theirs_compiled.check)?;
-    time_row(report, &format!("`cargo build` {summed}"), ours_compiled.build, theirs_compiled.build)?;
+    time_row(report, &format!("`cargo check` {summed}"), ours_compiled.check(), theirs_compiled.check())?;
+    time_row(report, &format!("`cargo build` {summed}"), ours_compiled.build(), theirs_compiled.build())?;
     writeln!(
         report,
         "| peak compiler memory (`cargo check` or `build`, largest of {} crates) | {} MiB | {} MiB | {:.2}× |\n",
-        ours_compiled.crates,
-        ours_compiled.peak_kib / 1024,
-        theirs_compiled.peak_kib / 1024,
-        ratio(ours_compiled.peak_kib as f64, theirs_compiled.peak_kib as f64)
+        ours_compiled.projects.len(),
+        ours_compiled.peak_kib() / 1024,
+        theirs_compiled.peak_kib() / 1024,
+        ratio(ours_compiled.peak_kib() as f64, theirs_compiled.peak_kib() as f64)
     )?;
     if failed.is_empty() {
         writeln!(report, "kopium generated every version of every CRD.\n")?;
@@ -561,6 +458,7 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
             failed.join("; ")
         )?;
     }
+    let per_operator = compile::per_operator(report, &ours_compiled, &theirs_compiled)?;
     writeln!(report, "Per CRD (generation time, non-blank lines):\n")?;
     writeln!(report, "| CRD | crd | kopium | ratio | crd lines | kopium lines |")?;
     writeln!(report, "|---|---:|---:|---:|---:|---:|")?;
@@ -587,15 +485,16 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
         ),
         met: ratio(ours_total.as_secs_f64(), kopium_total.as_secs_f64()) <= 0.7 && faster * 10 >= rows.len() * 9,
     });
-    let build_ratio = ratio(ours_compiled.build.as_secs_f64(), theirs_compiled.build.as_secs_f64());
+    let build_ratio = ratio(ours_compiled.build().as_secs_f64(), theirs_compiled.build().as_secs_f64());
     targets.push(Target {
         target: "generated code compiles in ≤ 0.5× the time of kopium's (`cargo build`)",
         measured: format!(
             "{build_ratio:.2}× (`cargo check`: {:.2}×)",
-            ratio(ours_compiled.check.as_secs_f64(), theirs_compiled.check.as_secs_f64())
+            ratio(ours_compiled.check().as_secs_f64(), theirs_compiled.check().as_secs_f64())
         ),
         met: build_ratio <= 0.5,
     });
+    targets.push(per_operator);
     Ok(kopium_version)
 }
 
@@ -623,7 +522,7 @@ fn crate_ident(version: &str) -> String {
     if ident.starts_with(|c: char| c.is_ascii_digit()) { format!("v_{ident}") } else { ident }
 }
 
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     crd_schema::crd::manifest_files(dir).into_iter().flatten().collect()
 }
 

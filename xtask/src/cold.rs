@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::bench::{PEAK_FILE, Target, fresh_crate, human, kopium, ratio, version_of};
+use crate::bench::{PEAK_FILE, Target, human, kopium, ratio, version_of};
+use crate::compile::fresh_crate;
 use crate::{cargo, workspace_root};
 
 /// The markers around this half's section of `docs/benchmarks.md`.

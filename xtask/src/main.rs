@@ -13,14 +13,17 @@
 //!   run each for N seconds (default 300; needs nightly and cargo-fuzz).
 //! - `random-schemas [--cases N] [--seed S] [--objects N]`: the random-schema tests on N schemas (default 500).
 //! - `bench [--no-runtime] [--no-peers] [--no-cold]`: the benchmarks of
-//!   `bench/`, the comparison with kopium (installed with cargo when
-//!   missing) and the cold builds against kopium's output and kube-derive,
-//!   as ratios written to `docs/benchmarks.md`; each flag leaves one part
-//!   out, and a part not run keeps its section of the file.
+//!   `bench/` and the CLI's peak memory, the comparison with kopium
+//!   (installed with cargo when missing) and the cold builds against
+//!   kopium's output and kube-derive, as ratios written to
+//!   `docs/benchmarks.md`; each flag leaves one part out, and a part not
+//!   run keeps its section of the file.
 
 mod bench;
 mod cold;
+mod compile;
 mod fuzz;
+mod memory;
 mod random;
 
 use std::path::{Path, PathBuf};
