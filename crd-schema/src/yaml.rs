@@ -13,7 +13,6 @@
 //! by the same reader, since JSON is YAML; this keeps line and column
 //! information for JSON files too.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -41,20 +40,79 @@ pub enum Step {
 }
 
 /// Where each value of a document starts in its source.
+///
+/// The values are kept in document order, each before its children, with
+/// the index just past its last descendant and, inside a mapping, its
+/// key; the keys are stored end to end in one string. Building the table
+/// costs one entry per value, and a lookup walks only the children along
+/// its path: positions are wanted for errors, which are few.
 #[derive(Clone, Debug, Default)]
 pub struct Spans {
-    values: HashMap<Vec<Step>, Position>,
+    nodes: Vec<SpanNode>,
+    keys: String,
+}
+
+/// One value of [`Spans`].
+#[derive(Clone, Copy, Debug)]
+struct SpanNode {
+    at: Position,
+    /// Index just past the value's last descendant.
+    end: usize,
+    /// The key's range in [`Spans::keys`]; `None` for an item of a
+    /// sequence and for the document itself.
+    key: Option<(usize, usize)>,
 }
 
 impl Spans {
     /// The position of the value at `path`, if known.
     pub fn get(&self, path: &[Step]) -> Option<Position> {
-        self.values.get(path).copied()
+        let mut node = (!self.nodes.is_empty()).then_some(0)?;
+        for step in path {
+            node = self.child(node, step)?;
+        }
+        Some(self.nodes[node].at)
     }
 
     /// The position of the value at `path`, or of its nearest known ancestor.
     pub fn nearest(&self, path: &[Step]) -> Option<Position> {
         (0..=path.len()).rev().find_map(|n| self.get(&path[..n]))
+    }
+
+    /// The index of `parent`'s child at `step`.
+    fn child(&self, parent: usize, step: &Step) -> Option<usize> {
+        let end = self.nodes[parent].end;
+        let mut child = parent + 1;
+        let mut index = 0;
+        while child < end {
+            let node = &self.nodes[child];
+            let found = match (step, node.key) {
+                (Step::Key(key), Some((from, to))) => self.keys[from..to] == *key,
+                (Step::Index(i), None) => *i == index,
+                _ => return None,
+            };
+            if found {
+                return Some(child);
+            }
+            index += 1;
+            child = node.end;
+        }
+        None
+    }
+
+    /// Records a value that starts at `at` (under `key` in a mapping); its
+    /// children follow until [`Self::close`].
+    fn open(&mut self, at: Position, key: Option<&str>) -> usize {
+        let key = key.map(|key| {
+            self.keys.push_str(key);
+            (self.keys.len() - key.len(), self.keys.len())
+        });
+        self.nodes.push(SpanNode { at, end: 0, key });
+        self.nodes.len() - 1
+    }
+
+    /// Ends the value `node` opened, after its children.
+    fn close(&mut self, node: usize) {
+        self.nodes[node].end = self.nodes.len();
     }
 }
 
@@ -212,38 +270,62 @@ struct DuplicateKey {
 /// Converts a node to JSON, recording positions; a key that a mapping
 /// already holds is an error, never a silently dropped value. Depth is
 /// bounded by the reader's budget, so the recursion is bounded too.
-fn convert(node: Spanned<Node>, path: &mut Vec<Step>, spans: &mut Spans) -> std::result::Result<Value, DuplicateKey> {
-    spans.values.insert(path.clone(), position(&node));
-    Ok(match node.value {
+fn convert(node: Node, at: Position, key: Option<&str>, spans: &mut Spans) -> std::result::Result<Value, DuplicateKey> {
+    let me = spans.open(at, key);
+    let value = match node {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(b),
         Node::Number(n) => Value::Number(n),
         Node::String(s) => Value::String(s),
         Node::Seq(items) => {
             let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.into_iter().enumerate() {
-                path.push(Step::Index(i));
-                out.push(convert(item, path, spans)?);
-                path.pop();
+            for item in items {
+                let at = position(&item);
+                out.push(convert(item.value, at, None, spans)?);
             }
             Value::Array(out)
         }
-        Node::Map(entries) => {
+        Node::Map(mut entries) => {
             let mut out = Map::with_capacity(entries.len());
-            let mut first = HashMap::with_capacity(entries.len());
-            for (key, value) in entries {
-                let at = position(&key);
-                if let Some(&first) = first.get(&key.value.0) {
-                    return Err(DuplicateKey { key: key.value.0, at, first });
+            for i in 0..entries.len() {
+                let (key, value) = &mut entries[i];
+                let (name, node) = (std::mem::take(&mut key.value.0), std::mem::replace(&mut value.value, Node::Null));
+                match out.entry(name) {
+                    serde_json::map::Entry::Vacant(slot) => {
+                        let converted = convert(node, position(value), Some(slot.key()), spans)?;
+                        slot.insert(converted);
+                    }
+                    serde_json::map::Entry::Occupied(slot) => {
+                        let name = slot.key().clone();
+                        return Err(first_of(spans, me, &entries[..i], name, position(&entries[i].0)));
+                    }
                 }
-                first.insert(key.value.0.clone(), at);
-                path.push(Step::Key(key.value.0.clone()));
-                out.insert(key.value.0, convert(value, path, spans)?);
-                path.pop();
             }
             Value::Object(out)
         }
-    })
+    };
+    spans.close(me);
+    Ok(value)
+}
+
+/// The duplicate `key` of a mapping at `at`, with where the mapping
+/// (`map` in `spans`, its `entries` up to the duplicate) holds it first.
+fn first_of(
+    spans: &Spans,
+    map: usize,
+    entries: &[(Spanned<Key>, Spanned<Node>)],
+    key: String,
+    at: Position,
+) -> DuplicateKey {
+    // The mapping's children in `spans` are its entries so far, in order.
+    let mut child = map + 1;
+    let mut index = 0;
+    while child < spans.nodes.len() && spans.nodes[child].key.is_some_and(|(from, to)| spans.keys[from..to] != key) {
+        child = spans.nodes[child].end.max(child + 1);
+        index += 1;
+    }
+    let first = entries.get(index).map_or(at, |(key, _)| position(key));
+    DuplicateKey { key, at, first }
 }
 
 /// The documents of a parsed source as JSON with positions.
@@ -255,7 +337,7 @@ fn documents(nodes: Vec<Option<Spanned<Node>>>) -> std::result::Result<Vec<Docum
         }
         let start = position(&node);
         let mut spans = Spans::default();
-        let value = convert(node, &mut Vec::new(), &mut spans)?;
+        let value = convert(node.value, start, None, &mut spans)?;
         documents.push(Document { index: documents.len(), start, value, spans });
     }
     Ok(documents)
