@@ -548,6 +548,25 @@ mod tests {
     }
 
     #[test]
+    fn spans_follow_keys_and_indexes_only_where_they_apply() {
+        let docs = parse_documents("t.yaml", "a:\n  - p: 1\n    q: [2, {z: 3}]\n  - 4\nb: {}\n\"\": 5\n").unwrap();
+        let spans = &docs[0].spans;
+        let key = |k: &str| Step::Key(k.to_owned());
+        let at = |path: &[Step]| spans.get(path).map(|p| (p.line, p.column));
+        assert_eq!(at(&[]), Some((1, 1)));
+        assert_eq!(at(&[key("a"), Step::Index(0), key("q"), Step::Index(1), key("z")]), Some((3, 16)));
+        assert_eq!(at(&[key("a"), Step::Index(1)]), Some((4, 5)));
+        assert_eq!(at(&[key("b")]), Some((5, 4)));
+        assert_eq!(at(&[key("")]), Some((6, 5)));
+        // A key into a sequence, an index into a mapping, a missing key.
+        assert_eq!(at(&[key("a"), key("0")]), None);
+        assert_eq!(at(&[Step::Index(0)]), None);
+        assert_eq!(at(&[key("a"), Step::Index(2)]), None);
+        let nearest = spans.nearest(&[key("b"), key("missing"), Step::Index(3)]).unwrap();
+        assert_eq!((nearest.line, nearest.column), (5, 4));
+    }
+
+    #[test]
     fn json_is_read_too() {
         assert_eq!(one("{\"a\": [1, 2.5, \"x\"], \"b\": null}"), json!({"a": [1, 2.5, "x"], "b": null}));
     }
