@@ -37,17 +37,40 @@ enum Compiled {
     Unsupported,
 }
 
-// Compiled patterns are kept; the cache is emptied when it gets large.
+// Compiled patterns are kept across schemas (one per pattern text, for
+// the nodes that compile it first); the cache is emptied when it gets
+// large.
 const CACHE_LIMIT: usize = 256;
 // The `regex` crate's compiled-size budget per pattern.
 const SIZE_LIMIT: usize = 32 << 20;
 
-/// Searches `text` for `pattern` as Go's `regexp.MatchString` does.
-pub(crate) fn search(pattern: &str, text: &str) -> Search {
-    match compiled(pattern) {
-        Compiled::Regex(re) if re.is_match(text) => Search::Match,
-        Compiled::Regex(_) | Compiled::Unsupported => Search::NoMatch,
-        Compiled::GoError(error) => Search::Invalid(error),
+/// A schema's `pattern`, compiled on its first search and kept with the
+/// schema node: a search then runs on the node's own `Regex`, whose
+/// matching state (a pool per `Regex`) is reused. A copy of a cached
+/// `Regex` per search would build that state every time.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pattern {
+    text: String,
+    compiled: OnceLock<Compiled>,
+}
+
+impl Pattern {
+    pub(crate) fn new(text: impl Into<String>) -> Self {
+        Self { text: text.into(), compiled: OnceLock::new() }
+    }
+
+    /// The pattern as the schema writes it.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Searches `text` as Go's `regexp.MatchString` does.
+    pub(crate) fn search(&self, text: &str) -> Search {
+        match self.compiled.get_or_init(|| compiled(&self.text)) {
+            Compiled::Regex(re) if re.is_match(text) => Search::Match,
+            Compiled::Regex(_) | Compiled::Unsupported => Search::NoMatch,
+            Compiled::GoError(error) => Search::Invalid(error.clone()),
+        }
     }
 }
 
@@ -352,6 +375,10 @@ fn repeat_end(chars: &[char], i: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn search(pattern: &str, text: &str) -> Search {
+        Pattern::new(pattern).search(text)
+    }
 
     fn matches(pattern: &str, text: &str) -> bool {
         search(pattern, text) == Search::Match

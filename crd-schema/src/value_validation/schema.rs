@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::CompatibilityVersion;
 use super::formats;
+use super::pattern::Pattern;
 use crate::structural::{NestedValueValidation, Structural, StructuralOrBool, ValueValidation};
 
 /// `additionalProperties` of a node.
@@ -33,7 +34,7 @@ pub(crate) struct Node {
     pub multiple_of: Option<f64>,
     pub max_length: Option<i64>,
     pub min_length: Option<i64>,
-    pub pattern: String,
+    pub pattern: Pattern,
     pub max_items: Option<i64>,
     pub min_items: Option<i64>,
     pub unique_items: bool,
@@ -104,7 +105,7 @@ impl Node {
             multiple_of: v.multiple_of,
             max_length: v.max_length,
             min_length: v.min_length,
-            pattern: v.pattern.clone(),
+            pattern: Pattern::new(v.pattern.as_str()),
             max_items: v.max_items,
             min_items: v.min_items,
             unique_items: v.unique_items,

@@ -5,7 +5,7 @@ use super::walk::At;
 use serde_json::Value;
 
 use super::outcome::{Code, Message, Outcome};
-use super::pattern::{self, Search};
+use super::pattern::Search;
 use super::schema::Node;
 
 /// Validates a string value. Counts no match.
@@ -36,15 +36,16 @@ fn first_failure(node: &Node, path: &At<'_>, s: &str) -> Option<Message> {
             format!("{path} in body should be at least {min} chars long"),
         ));
     }
-    if node.pattern.is_empty() {
+    let pattern = node.pattern.as_str();
+    if pattern.is_empty() {
         return None;
     }
     // An unanchored search; a pattern Go cannot compile fails every value
     // with Go's compile error in the message.
-    let shown = match pattern::search(&node.pattern, s) {
+    let shown = match node.pattern.search(s) {
         Search::Match => return None,
-        Search::NoMatch => node.pattern.clone(),
-        Search::Invalid(error) => format!("{}, but pattern is invalid: {error}", node.pattern),
+        Search::NoMatch => pattern.to_owned(),
+        Search::Invalid(error) => format!("{pattern}, but pattern is invalid: {error}"),
     };
     Some(Message::new(Code::Field, path, datum(), format!("{path} in body should match '{shown}'")))
 }
@@ -52,6 +53,7 @@ fn first_failure(node: &Node, path: &At<'_>, s: &str) -> Option<Message> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_validation::pattern::Pattern;
 
     /// The path `f` of the tests' messages.
     const F: At<'static> = At::Property(&At::Root, "f");
@@ -62,17 +64,17 @@ mod tests {
 
     #[test]
     fn first_failure_only() {
-        let node = Node { max_length: Some(2), min_length: Some(5), pattern: "^z".to_owned(), ..Node::default() };
+        let node = Node { max_length: Some(2), min_length: Some(5), pattern: Pattern::new("^z"), ..Node::default() };
         assert_eq!(text(&node, "abc").unwrap(), "f in body should be at most 2 chars long");
         assert_eq!(text(&node, "äö"), Some("f in body should be at least 5 chars long".to_owned()));
     }
 
     #[test]
     fn patterns() {
-        let node = Node { pattern: "b".to_owned(), ..Node::default() };
+        let node = Node { pattern: Pattern::new("b"), ..Node::default() };
         assert_eq!(text(&node, "abc"), None);
         assert_eq!(text(&node, "xyz").unwrap(), "f in body should match 'b'");
-        let node = Node { pattern: "+".to_owned(), ..Node::default() };
+        let node = Node { pattern: Pattern::new("+"), ..Node::default() };
         assert_eq!(
             text(&node, "foo").unwrap(),
             "f in body should match '+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`'"
