@@ -40,7 +40,8 @@ use crate::structural::{Structural, StructuralOrBool};
 /// Applies the defaults of `schema` to `value` in place. Only a parent
 /// applies a child's default, so the root's own `default` never applies.
 pub fn default(value: &mut Value, schema: Option<&Structural>) {
-    let Some(schema) = schema else { return };
+    // A subtree without defaults has nothing to apply.
+    let Some(schema) = schema.filter(|s| s.holds().default) else { return };
     match value {
         Value::Object(map) => default_object(map, schema),
         Value::Array(elements) => {

@@ -23,7 +23,7 @@ use crate::value_validation::go_decoded;
 /// has no such lists) against `schema`, under `path`.
 pub fn validate_list_set_and_map(path: &Path, schema: &Structural, value: &Value) -> ErrorList {
     match value {
-        Value::Object(map) => object(path, schema, map),
+        Value::Object(map) if schema.holds().set_or_map_list => object(path, schema, map),
         _ => Vec::new(),
     }
 }
@@ -49,8 +49,12 @@ fn object(path: &Path, schema: &Structural, map: &Map<String, Value>) -> ErrorLi
     errors
 }
 
-// Arrays and objects are walked; scalars have no lists.
+// Arrays and objects are walked; scalars have no lists, nor has a subtree
+// whose schema declares none.
 fn walk(path: &Path, schema: &Structural, value: &Value) -> ErrorList {
+    if !schema.holds().set_or_map_list {
+        return Vec::new();
+    }
     match value {
         Value::Array(items) => array(path, schema, items),
         Value::Object(map) => object(path, schema, map),

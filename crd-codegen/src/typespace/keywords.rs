@@ -159,7 +159,7 @@ fn own_keywords(node: &Structural, structural_object: bool, child: Option<&str>)
         extensions: node.extensions.clone(),
         validation_extensions: node.validation_extensions.clone(),
         value_validation: node.value_validation.clone(),
-        property_index: Default::default(),
+        derived: Default::default(),
     };
     let Value::Object(mut keywords) = crd_schema::openapi::to_openapi(&shallow) else { return Map::new() };
     if structural_object && fields_give_required {

@@ -80,7 +80,9 @@ impl Coercer {
         schema: Option<&Structural>,
         root: bool,
     ) -> Result<(), Box<FieldError>> {
-        let Some(s) = schema else {
+        // Only embedded resources (and the root) are coerced: a subtree
+        // without one is passed over.
+        let Some(s) = schema.filter(|s| root || s.holds().embedded_resource) else {
             return Ok(());
         };
         match value {

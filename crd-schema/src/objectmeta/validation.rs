@@ -48,7 +48,9 @@ pub fn validate(path: &Path, value: &Value, schema: Option<&Structural>, is_reso
 // The walk follows `properties`, `additionalProperties` schemas and
 // `items`, below embedded resources too; no schema ends it.
 fn walk(path: &Path, value: &Value, schema: Option<&Structural>, root: bool, errors: &mut ErrorList) {
-    let Some(s) = schema else {
+    // Only embedded resources (and the root) are checked: a subtree
+    // without one is passed over.
+    let Some(s) = schema.filter(|s| root || s.holds().embedded_resource) else {
         return;
     };
     match value {

@@ -27,7 +27,6 @@ mod condition;
 mod convert;
 mod validation;
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -84,39 +83,76 @@ pub struct Structural {
     pub validation_extensions: ValidationExtensions,
     /// Everything that only validates values, junctors included.
     pub value_validation: ValueValidation,
-    /// Where each property sits in `properties`, built on the first lookup
-    /// of a node with many properties ([`Structural::property`]); leave it
-    /// `Default::default()`.
-    pub property_index: PropertyIndex,
+    /// What is derived from the node on first use (its property index,
+    /// what its subtree holds); leave it `Default::default()`.
+    pub derived: Derived,
 }
 
 /// Properties up to which [`Structural::property`] scans the list: a few
 /// are found faster by a scan than by hashing the name.
 const SCAN_LIMIT: usize = 16;
 
-/// The name → position index of a node's `properties`, built once, on the
-/// first lookup that needs it, and shared by pruning, defaulting,
-/// ObjectMeta coercion, list types and CEL. A clone starts empty (it is
-/// rebuilt when needed) and every index equals every other, so the index
-/// never makes two schemas differ.
+/// What the walks derive from a node, once, on first use, and share:
+/// the name → position index of its `properties` (pruning, defaulting,
+/// ObjectMeta coercion, list types and CEL) and what its subtree holds
+/// ([`Structural::holds`]). A clone starts empty (it is derived again when
+/// needed) and every `Derived` equals every other, so it never makes two
+/// schemas differ.
 #[derive(Default)]
-pub struct PropertyIndex(OnceLock<(usize, HashMap<String, usize>)>);
+pub struct Derived {
+    index: OnceLock<(usize, foldhash::HashMap<String, usize>)>,
+    holds: OnceLock<Holds>,
+}
 
-impl Clone for PropertyIndex {
+impl Clone for Derived {
     fn clone(&self) -> Self {
         Self::default()
     }
 }
 
-impl PartialEq for PropertyIndex {
+impl PartialEq for Derived {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl std::fmt::Debug for PropertyIndex {
+impl std::fmt::Debug for Derived {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PropertyIndex")
+        f.write_str("Derived")
+    }
+}
+
+/// What a schema node or any node below it (through `properties`, `items`
+/// and `additionalProperties`) has, so that a walk that acts only there
+/// can pass over a subtree without any: [`Structural::holds`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Holds {
+    /// `x-kubernetes-embedded-resource: true` (ObjectMeta coercion and
+    /// validation).
+    pub embedded_resource: bool,
+    /// `x-kubernetes-list-type` `set` or `map` (uniqueness checks).
+    pub set_or_map_list: bool,
+    /// A `default` (defaulting).
+    pub default: bool,
+}
+
+impl Holds {
+    fn of(s: &Structural) -> Self {
+        let own = Holds {
+            embedded_resource: s.extensions.x_embedded_resource,
+            set_or_map_list: matches!(s.extensions.x_list_type.as_deref(), Some("set" | "map")),
+            default: s.generic.default.is_some(),
+        };
+        let children =
+            s.properties.iter().map(|(_, p)| p).chain(s.items.as_deref()).chain(s.additional_properties_schema());
+        children.fold(own, |all, child| {
+            let child = child.holds();
+            Holds {
+                embedded_resource: all.embedded_resource || child.embedded_resource,
+                set_or_map_list: all.set_or_map_list || child.set_or_map_list,
+                default: all.default || child.default,
+            }
+        })
     }
 }
 
@@ -137,7 +173,7 @@ impl Structural {
         if self.properties.len() <= SCAN_LIMIT {
             return scan();
         }
-        let (len, index) = self.property_index.0.get_or_init(|| {
+        let (len, index) = self.derived.index.get_or_init(|| {
             let positions = self.properties.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
             (self.properties.len(), positions)
         });
@@ -149,6 +185,15 @@ impl Structural {
             Some(_) => scan(),
             None => None,
         }
+    }
+
+    /// What this node and the nodes below it have, derived on the first
+    /// call and kept: walks that act only at embedded resources, `set` and
+    /// `map` lists or defaults pass over the subtrees without any. Derived
+    /// from the schema as it is then; a schema changed afterwards must be
+    /// built again (or its `derived` reset).
+    pub fn holds(&self) -> Holds {
+        *self.derived.holds.get_or_init(|| Holds::of(self))
     }
 
     /// The `additionalProperties` schema, if it is a schema (not a boolean).

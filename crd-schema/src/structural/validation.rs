@@ -320,7 +320,7 @@ fn only_name_and_generate_name(metadata: &Structural) -> bool {
         extensions: metadata.extensions.clone(),
         validation_extensions: metadata.validation_extensions.clone(),
         value_validation: metadata.value_validation.clone(),
-        property_index: super::PropertyIndex::default(),
+        derived: super::Derived::default(),
     };
     (allowed || metadata.properties.is_empty()) && rest == Structural::default()
 }
