@@ -2,8 +2,6 @@
 //! form the way `ConvertJSONSchemaPropsWithPostProcess` builds a
 //! `spec.Schema`.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::CompatibilityVersion;
@@ -45,7 +43,7 @@ pub(crate) struct Node {
     pub properties: Vec<(String, Node)>,
     /// Where each property sits in `properties` (filled by the conversion;
     /// when empty, `properties` is searched).
-    pub property_index: HashMap<String, usize>,
+    pub property_index: foldhash::HashMap<String, usize>,
     pub additional: Option<Additional>,
     pub items: Option<Box<Node>>,
     pub all_of: Vec<Node>,

@@ -169,7 +169,10 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome
         return Outcome::error(message);
     }
     let mut out = Outcome::default();
-    for (key, value) in map.iter().filter(|(k, _)| !node.has_property(k)) {
+    // Unknown keys matter only under `additionalProperties: false` or a
+    // schema; otherwise they are not even looked up.
+    let unknown_keys_matter = matches!(node.additional, Some(Additional::Allows(false) | Additional::Schema(_)));
+    for (key, value) in map.iter().filter(|(k, _)| unknown_keys_matter && !node.has_property(k)) {
         match &node.additional {
             Some(Additional::Allows(false)) => {
                 let text = format!("{path}.{key} in body is a forbidden property");
