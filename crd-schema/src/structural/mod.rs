@@ -90,7 +90,7 @@ pub struct Structural {
 
 /// Properties up to which [`Structural::property`] scans the list: a few
 /// are found faster by a scan than by hashing the name.
-const SCAN_LIMIT: usize = 16;
+const SCAN_LIMIT: usize = 8;
 
 /// What the walks derive from a node, once, on first use, and share:
 /// the name → position index of its `properties` (pruning, defaulting,

@@ -133,10 +133,15 @@ impl Node {
 
     /// Whether `name` is a declared property.
     pub fn has_property(&self, name: &str) -> bool {
+        self.property_position(name).is_some()
+    }
+
+    /// Where property `name` sits in `properties`.
+    pub fn property_position(&self, name: &str) -> Option<usize> {
         if self.property_index.is_empty() {
-            self.properties.iter().any(|(k, _)| k == name)
+            self.properties.iter().position(|(k, _)| k == name)
         } else {
-            self.property_index.contains_key(name)
+            self.property_index.get(name).copied()
         }
     }
 

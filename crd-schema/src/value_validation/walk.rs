@@ -182,9 +182,22 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome
             _ => {}
         }
     }
-    for (name, schema) in &node.properties {
-        if let Some(value) = map.get(name) {
+    if map.len() < node.properties.len() {
+        // Fewer keys than properties: each key is found among the
+        // properties (a cheaper hash than the object's), and the ones found
+        // are visited in the schema's order, as below.
+        let mut found: Vec<(usize, &Value)> =
+            map.iter().filter_map(|(key, value)| Some((node.property_position(key)?, value))).collect();
+        found.sort_unstable_by_key(|(position, _)| *position);
+        for (position, value) in found {
+            let (name, schema) = &node.properties[position];
             out.merge(validate_node(schema, &At::Property(path, name), value));
+        }
+    } else {
+        for (name, schema) in &node.properties {
+            if let Some(value) = map.get(name) {
+                out.merge(validate_node(schema, &At::Property(path, name), value));
+            }
         }
     }
     for key in node.required.iter().filter(|k| !map.contains_key(k.as_str())) {
