@@ -15,7 +15,7 @@ pub use k8s_openapi;
 pub use kube_core;
 pub use serde;
 
-use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+use serde::de::{Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// A schema default (JSON text embedded by the generator), decoded
 /// through `T` on first use and cloned afterwards: decoding through `T`
@@ -103,8 +103,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let map = BTreeMap::<String, Option<T>>::deserialize(deserializer)?;
-    Ok(map.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect())
+    deserializer.deserialize_map(NullsInMap(|| None))
 }
 
 /// [`map_without_nulls`] for an optional map (`null` is absent).
@@ -113,8 +112,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let map = Option::<BTreeMap<String, Option<T>>>::deserialize(deserializer)?;
-    Ok(map.map(|m| m.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()))
+    deserializer.deserialize_option(OrNull(NullsInMap(|| None)))
 }
 
 /// [`map_without_nulls`] for a nullable map without default: absent is
@@ -136,8 +134,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let items = Vec::<Option<T>>::deserialize(deserializer)?;
-    Ok(items.into_iter().map(|item| item.unwrap_or_else(default)).collect())
+    deserializer.deserialize_seq(NullsInSeq(default))
 }
 
 /// [`vec_null_as`] for an optional array (`null` is absent).
@@ -146,8 +143,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let items = Option::<Vec<Option<T>>>::deserialize(deserializer)?;
-    Ok(items.map(|items| items.into_iter().map(|item| item.unwrap_or_else(default)).collect()))
+    deserializer.deserialize_option(OrNull(NullsInSeq(default)))
 }
 
 /// A map whose values are not nullable and have a schema default: a `null`
@@ -157,8 +153,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let map = BTreeMap::<String, Option<T>>::deserialize(deserializer)?;
-    Ok(map.into_iter().map(|(k, v)| (k, v.unwrap_or_else(default))).collect())
+    deserializer.deserialize_map(NullsInMap(move || Some(default())))
 }
 
 /// [`map_null_as`] for an optional map (`null` is absent).
@@ -170,8 +165,105 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let map = Option::<BTreeMap<String, Option<T>>>::deserialize(deserializer)?;
-    Ok(map.map(|m| m.into_iter().map(|(k, v)| (k, v.unwrap_or_else(default))).collect()))
+    deserializer.deserialize_option(OrNull(NullsInMap(move || Some(default()))))
+}
+
+// The helpers above read each map or array once, into the collection they
+// return: decoding into `Option` values first and filtering after built
+// every collection twice.
+
+/// Reads a map, giving each `null` value what the function returns: a
+/// default, or `None` to drop the key (a later duplicate of a key replaces
+/// an earlier one, `null` included, as in the dynamic path).
+struct NullsInMap<F>(F);
+
+impl<'de, T, F> Visitor<'de> for NullsInMap<F>
+where
+    T: Deserialize<'de>,
+    F: Fn() -> Option<T>,
+{
+    type Value = BTreeMap<String, T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut map = BTreeMap::new();
+        while let Some((key, value)) = access.next_entry::<String, Option<T>>()? {
+            match value.or_else(&self.0) {
+                Some(value) => map.insert(key, value),
+                None => map.remove(&key),
+            };
+        }
+        Ok(map)
+    }
+}
+
+impl<'de, T, F> DeserializeSeed<'de> for NullsInMap<F>
+where
+    T: Deserialize<'de>,
+    F: Fn() -> Option<T>,
+{
+    type Value = BTreeMap<String, T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+/// Reads an array, giving each `null` item the default.
+struct NullsInSeq<T>(fn() -> T);
+
+/// Items reserved ahead from an array's size hint, so a hostile hint
+/// cannot reserve unbounded memory.
+const MAX_RESERVED_ITEMS: usize = 4096;
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for NullsInSeq<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(access.size_hint().unwrap_or(0).min(MAX_RESERVED_ITEMS));
+        while let Some(item) = access.next_element::<Option<T>>()? {
+            items.push(item.unwrap_or_else(self.0));
+        }
+        Ok(items)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for NullsInSeq<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+/// `null` (or nothing) as `None`, anything else through the seed.
+struct OrNull<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for OrNull<S> {
+    type Value = Option<S::Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("option")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(deserializer).map(Some)
+    }
 }
 
 /// Implemented by the derive for every struct with named fields: what a
@@ -233,6 +325,11 @@ mod tests {
         assert_eq!(v, Inner { a: 7, n: Some(None), m: Some(BTreeMap::from([("y".to_owned(), 1)])) });
         let v: Inner = serde_json::from_str("{}").unwrap();
         assert_eq!(v, Inner { a: 7, n: None, m: None });
+        // A later duplicate replaces the earlier value, `null` too.
+        let v: Inner = serde_json::from_str(r#"{"m": {"x": 1, "x": null, "y": null, "y": 2}}"#).unwrap();
+        assert_eq!(v.m, Some(BTreeMap::from([("y".to_owned(), 2)])));
+        let error = serde_json::from_str::<Inner>(r#"{"m": [1]}"#).unwrap_err().to_string();
+        assert!(error.contains("expected a map"), "{error}");
     }
 
     #[test]
