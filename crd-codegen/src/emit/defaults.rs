@@ -2,18 +2,20 @@
 //! the hand-written `Default` impls.
 //!
 //! A scalar default that fits its Rust type is written as a literal (fast,
-//! and readable in the generated code); anything else — objects, arrays,
-//! values that do not fit — is decoded from its JSON through the field's
-//! own type, once per process, by a `static` `DefaultCell` in its default
-//! function, which applies nested defaults and prunes unknown fields as
-//! the API server does.
+//! and readable in the generated code), and so is an object of such
+//! scalars, as a struct literal that fills the fields it leaves out as
+//! decoding would; anything else — arrays, maps, values that do not fit —
+//! is decoded from its JSON through the field's own type, once per
+//! process, by a `static` `DefaultCell` in its default function, which
+//! applies nested defaults and prunes unknown fields as the API server
+//! does.
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::{Ctx, derived_fn, ident};
-use crate::typespace::{Field, Slot, Special, StructDef, TypeKind, TypeRef};
+use crate::typespace::{Field, Slot, Special, StructDef, TypeId, TypeKind, TypeRef};
 
 /// Whether the struct's `Default` is written by hand (a field has a schema
 /// default, or it is a root whose `apiVersion`/`kind` are filled in); a
@@ -200,7 +202,8 @@ fn default_expr(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> (TokenStream, Tok
     (cell, expr)
 }
 
-/// A literal for a scalar default that fits its type exactly.
+/// A literal for a scalar default that fits its type exactly, or for an
+/// object of such ([`struct_literal`]).
 fn literal(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> Option<TokenStream> {
     match ty {
         TypeRef::I64 => value.as_i64().map(int),
@@ -209,7 +212,10 @@ fn literal(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> Option<TokenStream> {
         TypeRef::Bool => value.as_bool().map(|b| quote!(#b)),
         TypeRef::String => value.as_str().map(|s| quote!(::std::string::String::from(#s))),
         TypeRef::Named(id) => {
-            let TypeKind::Enum(e) = &ctx.space.get(*id)?.kind else { return None };
+            let e = match &ctx.space.get(*id)?.kind {
+                TypeKind::Enum(e) => e,
+                TypeKind::Struct(s) => return struct_literal(ctx, *id, s, value),
+            };
             let name = ctx.name(*id);
             let s = value.as_str()?;
             match e.variants.iter().find(|(_, json)| json == s) {
@@ -225,6 +231,45 @@ fn literal(ctx: &Ctx<'_>, ty: &TypeRef, value: &Value) -> Option<TokenStream> {
         }
         _ => None,
     }
+}
+
+/// A struct literal for an object default whose values are all literals
+/// (an object of scalars, or of such objects): what decoding it through
+/// the struct gives, without decoding. Fields it leaves out take what
+/// decoding gives an absent field: their own default, else `None`. None
+/// when decoding could give something else: a `null` value, a required
+/// field left out, a struct that keeps unknown fields or is a resource.
+fn struct_literal(ctx: &Ctx<'_>, id: TypeId, s: &StructDef, value: &Value) -> Option<TokenStream> {
+    let object = value.as_object()?;
+    if s.flatten.is_some() || s.resource.is_some() || s.fields.iter().any(|f| f.special.is_some()) {
+        return None;
+    }
+    let name = ctx.name(id);
+    let fields = s.fields.iter().map(|f| {
+        let field = ident(&f.ident);
+        let value = match object.get(&f.json) {
+            Some(value) => {
+                let literal = literal(ctx, &f.ty, value)?;
+                match f.slot {
+                    Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => literal,
+                    Slot::Optional | Slot::NullableDefaulted(_) => quote!(::std::option::Option::Some(#literal)),
+                    Slot::Nullable => quote!(::std::option::Option::Some(::std::option::Option::Some(#literal))),
+                }
+            }
+            None => match f.slot {
+                Slot::Required => return None,
+                Slot::Defaulted(_) | Slot::NullableDefaulted(_) => {
+                    let function = derived_fn("default", &f.ident);
+                    quote!(#name::#function())
+                }
+                Slot::Optional | Slot::Nullable => quote!(::std::option::Option::None),
+                Slot::DefaultWhenAbsent => quote!(::std::default::Default::default()),
+            },
+        };
+        Some(quote!(#field: #value))
+    });
+    let fields = fields.collect::<Option<Vec<_>>>()?;
+    Some(quote!(#name { #(#fields),* }))
 }
 
 fn int(v: i64) -> TokenStream {

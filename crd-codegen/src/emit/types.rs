@@ -412,16 +412,56 @@ mod tests {
     #[test]
     fn a_json_default_of_a_type_without_default_is_decoded_as_an_option() {
         let code = widget(
-            r#"{"spec": {"type": "object", "properties": {"mode": {"type": "object", "default": {"kind": "fast"},
-                "required": ["kind"], "properties": {"kind": {"type": "string", "enum": ["fast", "slow"]}}}}}}"#,
+            r#"{"spec": {"type": "object", "properties": {"mode": {"type": "object",
+                "default": {"kind": "fast", "tags": ["a"]}, "required": ["kind"], "properties": {
+                "kind": {"type": "string", "enum": ["fast", "slow"]},
+                "tags": {"type": "array", "items": {"type": "string"}}}}}}}"#,
             "[]",
         );
         let code: String = code.split_whitespace().collect();
         assert!(code.contains("staticDEFAULT:::crd_schema::__private::DefaultCell<WidgetSpecMode>="), "{code}");
-        assert!(code.contains("DefaultCell::new(r#\"{\"kind\":\"fast\"}\"#"), "{code}");
+        assert!(code.contains("DefaultCell::new(r#\"{\"kind\":\"fast\",\"tags\":[\"a\"]}\"#"), "{code}");
         assert!(code.contains("DEFAULT.decoded().expect("), "{code}");
         // The struct holding it has a `Default` all the same.
         assert!(code.contains("implDefaultforWidgetSpec{"), "{code}");
+    }
+
+    #[test]
+    fn an_object_of_scalars_default_is_a_struct_literal() {
+        // What decoding the default gives: listed values (wrapped as each
+        // field's slot needs), the field's own default where it is left
+        // out, `None` for the rest; unknown keys are pruned.
+        let code = widget(
+            r#"{"spec": {"type": "object", "properties": {"mode": {"type": "object",
+                "default": {"kind": "fast", "retries": 3, "ratio": 0.5, "gone": true, "note": "n"},
+                "required": ["kind"], "properties": {
+                "kind": {"type": "string", "enum": ["fast", "slow"]},
+                "retries": {"type": "integer", "default": 1},
+                "ratio": {"type": "number", "nullable": true},
+                "label": {"type": "string", "default": "x"},
+                "note": {"type": "string"},
+                "other": {"type": "string"}}}}}}"#,
+            "[]",
+        );
+        let function = item(&code, "fn default_mode() -> WidgetSpecMode {");
+        let function: String = function.split_whitespace().collect();
+        let literal = "WidgetSpecMode{kind:WidgetSpecModeKind::Fast,retries:3,ratio:Option::Some(Option::Some(0.5)),\
+                       label:WidgetSpecMode::default_label(),note:Option::Some(String::from(\"n\")),\
+                       other:Option::None,}";
+        assert!(function.contains(literal), "{function}");
+        assert!(!function.contains("DefaultCell"), "{function}");
+        // A `null`, or a required field left out, needs decoding.
+        for default in [r#"{"kind": null}"#, "{}"] {
+            let code = widget(
+                &format!(
+                    r#"{{"spec": {{"type": "object", "properties": {{"mode": {{"type": "object", "default": {default},
+                    "required": ["kind"], "properties": {{"kind": {{"type": "string"}}}}}}}}}}}}"#
+                ),
+                "[]",
+            );
+            let function = item(&code, "fn default_mode() -> WidgetSpecMode {");
+            assert!(function.contains("DefaultCell"), "{default}: {function}");
+        }
     }
 
     #[test]
