@@ -104,7 +104,8 @@ fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStre
     let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
-        let matched = if continues_path(&tokens[..i]) {
+        // Every full path starts with `::`; most tokens are not one.
+        let matched = if !is_colon(&tokens[i]) || continues_path(&tokens[..i]) {
             None
         } else {
             table.iter().enumerate().find_map(|(n, s)| matches_at(&tokens[i..], &s.full).map(|len| (n, len)))

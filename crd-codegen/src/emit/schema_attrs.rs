@@ -63,6 +63,16 @@ pub(super) fn repeats_arguments(tokens: &TokenStream) -> bool {
     !keys.into_iter().all(|key| seen.insert(key))
 }
 
+/// The value of a string literal: read directly when it has no escape
+/// (nearly all), else by syn.
+fn string_value(literal: &Literal) -> Option<String> {
+    let text = literal.to_string();
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains(['\\', '"']) => Some(inner.to_owned()),
+        _ => syn::parse_str::<syn::LitStr>(&text).ok().map(|s| s.value()),
+    }
+}
+
 /// Adds clippy's keys of the comma-separated arguments `tokens`, nested in
 /// the lists `parents`; false when they are not meta items.
 fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<String>) -> bool {
@@ -86,9 +96,9 @@ fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<Stri
                 continue;
             }
             [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
-                match syn::parse_str::<syn::LitStr>(&value.to_string()) {
-                    Ok(text) => format!("{path}={}", text.value()),
-                    Err(_) => path,
+                match string_value(value) {
+                    Some(text) => format!("{path}={text}"),
+                    None => path,
                 }
             }
             [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => path,
