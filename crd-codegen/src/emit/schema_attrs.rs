@@ -95,12 +95,10 @@ fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<Stri
                 }
                 continue;
             }
-            [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
-                match string_value(value) {
-                    Some(text) => format!("{path}={text}"),
-                    None => path,
-                }
-            }
+            [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => match string_value(value) {
+                Some(text) => format!("{path}={text}"),
+                None => path,
+            },
             [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => path,
             [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "false" => path,
             [TokenTree::Punct(eq), ..] if eq.as_char() == '=' => return false,
