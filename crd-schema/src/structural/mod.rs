@@ -25,6 +25,7 @@
 mod completeness;
 mod condition;
 mod convert;
+mod property_index;
 mod validation;
 
 use std::sync::OnceLock;
@@ -37,6 +38,7 @@ use crate::wire::{ExternalDocumentation, ValidationRule};
 pub use completeness::validate_structural_completeness;
 pub use condition::{NonStructuralCondition, nonstructural_condition, nonstructural_condition_status};
 pub use convert::{ConversionError, new_nested_value_validation, new_structural};
+pub use property_index::PropertyIndex;
 pub(crate) use validation::is_int_or_string_any_of;
 pub use validation::{validate_metadata_invariants, validate_nested_value_validation, validate_structural_invariants};
 
@@ -88,10 +90,6 @@ pub struct Structural {
     pub derived: Derived,
 }
 
-/// Properties up to which [`Structural::property`] scans the list: a few
-/// are found faster by a scan than by hashing the name.
-const SCAN_LIMIT: usize = 8;
-
 /// What the walks derive from a node, once, on first use, and share:
 /// the name → position index of its `properties` (pruning, defaulting,
 /// ObjectMeta coercion, list types and CEL) and what its subtree holds
@@ -100,7 +98,7 @@ const SCAN_LIMIT: usize = 8;
 /// schemas differ.
 #[derive(Default)]
 pub struct Derived {
-    index: OnceLock<(usize, foldhash::HashMap<String, usize>)>,
+    index: PropertyIndex,
     holds: OnceLock<Holds>,
 }
 
@@ -164,27 +162,10 @@ impl Structural {
         new_structural(&crate::wire::JSONSchemaProps::from_value(schema)?)
     }
 
-    /// The schema of property `name`, if declared: a scan of a few
-    /// properties, else a lookup in the index built on first use. An index
-    /// built before `properties` changed length is not used, and the name
-    /// found is checked.
+    /// The schema of property `name`, if declared ([`PropertyIndex`]).
     pub fn property(&self, name: &str) -> Option<&Structural> {
-        let scan = || self.properties.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-        if self.properties.len() <= SCAN_LIMIT {
-            return scan();
-        }
-        let (len, index) = self.derived.index.get_or_init(|| {
-            let positions = self.properties.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
-            (self.properties.len(), positions)
-        });
-        if *len != self.properties.len() {
-            return scan();
-        }
-        match index.get(name).and_then(|&i| self.properties.get(i)) {
-            Some((k, v)) if k == name => Some(v),
-            Some(_) => scan(),
-            None => None,
-        }
+        let i = self.derived.index.position(&self.properties, name)?;
+        Some(&self.properties[i].1)
     }
 
     /// What this node and the nodes below it have, derived on the first

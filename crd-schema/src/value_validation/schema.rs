@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::CompatibilityVersion;
 use super::formats;
 use super::pattern::Pattern;
-use crate::structural::{NestedValueValidation, Structural, StructuralOrBool, ValueValidation};
+use crate::structural::{NestedValueValidation, PropertyIndex, Structural, StructuralOrBool, ValueValidation};
 
 /// `additionalProperties` of a node.
 #[derive(Clone, Debug)]
@@ -41,9 +41,8 @@ pub(crate) struct Node {
     pub min_properties: Option<i64>,
     pub required: Vec<String>,
     pub properties: Vec<(String, Node)>,
-    /// Where each property sits in `properties` (filled by the conversion;
-    /// when empty, `properties` is searched).
-    pub property_index: foldhash::HashMap<String, usize>,
+    /// Where each property sits in `properties`, built on first use.
+    pub property_index: PropertyIndex,
     pub additional: Option<Additional>,
     pub items: Option<Box<Node>>,
     pub all_of: Vec<Node>,
@@ -120,12 +119,14 @@ impl Node {
         }
     }
 
+    // A name given twice keeps its first place and takes its last schema.
     fn set_properties(&mut self, properties: impl Iterator<Item = (String, Node)>) {
+        let mut places: foldhash::HashMap<String, usize> = foldhash::HashMap::default();
         for (name, node) in properties {
-            if let Some(&i) = self.property_index.get(&name) {
+            if let Some(&i) = places.get(&name) {
                 self.properties[i].1 = node;
             } else {
-                self.property_index.insert(name.clone(), self.properties.len());
+                places.insert(name.clone(), self.properties.len());
                 self.properties.push((name, node));
             }
         }
@@ -138,11 +139,7 @@ impl Node {
 
     /// Where property `name` sits in `properties`.
     pub fn property_position(&self, name: &str) -> Option<usize> {
-        if self.property_index.is_empty() {
-            self.properties.iter().position(|(k, _)| k == name)
-        } else {
-            self.property_index.get(name).copied()
-        }
+        self.property_index.position(&self.properties, name)
     }
 
     /// Whether `type` lists `name`.
