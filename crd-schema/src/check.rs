@@ -160,11 +160,12 @@ fn field_findings(errors: Vec<FieldError>, doc: &Document, v1: bool) -> Vec<Find
 /// stored object has a `resourceVersion` that an unconditional update
 /// takes.
 fn validate(crd: &CustomResourceDefinition) -> Vec<FieldError> {
-    let mut new = crd.clone();
     if crd.api_version == V1 {
-        new.prepare_for_create();
-        return validation::validate_crd_create(&new);
+        // Prepared without a copy: a large CRD's copy was a quarter of
+        // `crd check`'s peak memory.
+        return validation::validate_crd_create_request(crd);
     }
+    let mut new = crd.clone();
     let mut stored = crd.clone();
     if stored.metadata.resource_version.is_empty() {
         "1".clone_into(&mut stored.metadata.resource_version);

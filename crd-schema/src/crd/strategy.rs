@@ -10,10 +10,14 @@ impl CustomResourceDefinition {
     /// `status.storedVersions` holds the first storage version (nothing
     /// when no version is marked `storage`).
     pub fn prepare_for_create(&mut self) {
-        self.status = super::CrdStatus::default();
-        if let Some(storage) = self.spec.storage_version() {
-            self.status.stored_versions = Some(vec![storage.to_owned()]);
-        }
+        self.status = self.status_for_create();
+    }
+
+    /// The status [`prepare_for_create`](Self::prepare_for_create) gives,
+    /// without changing (or copying) the CRD.
+    pub fn status_for_create(&self) -> super::CrdStatus {
+        let stored_versions = self.spec.storage_version().map(|storage| vec![storage.to_owned()]);
+        super::CrdStatus { stored_versions, ..super::CrdStatus::default() }
     }
 
     /// `PrepareForUpdate` from the stored `old`: the status stays `old`'s,

@@ -8,7 +8,7 @@ use super::crd::preserve_unknown_fields_true;
 use super::spec::{SpecOptions, validate_spec, validate_spec_update};
 use super::versions::validate_stored_versions;
 use super::{ValidationOptions, names};
-use crate::crd::CustomResourceDefinition;
+use crate::crd::{CrdStatus, CustomResourceDefinition};
 use crate::field::{ErrorList, Path};
 use crate::objectmeta::names::name_is_dns_subdomain;
 use crate::objectmeta::{validate_object_meta, validate_object_meta_update};
@@ -18,6 +18,18 @@ use crate::objectmeta::{validate_object_meta, validate_object_meta_update};
 /// records the storage version
 /// ([`CustomResourceDefinition::prepare_for_create`]).
 pub fn validate_crd_create(crd: &CustomResourceDefinition) -> ErrorList {
+    create(crd, &crd.status)
+}
+
+/// [`validate_crd_create`] of `crd` as the server prepares it
+/// ([`CustomResourceDefinition::prepare_for_create`]), without copying
+/// it: what a create request of `crd` draws.
+pub fn validate_crd_create_request(crd: &CustomResourceDefinition) -> ErrorList {
+    create(crd, &crd.status_for_create())
+}
+
+// A create of `crd` with `status` in place of its own.
+fn create(crd: &CustomResourceDefinition, status: &CrdStatus) -> ErrorList {
     let mut errors = metadata(crd);
     let options = SpecOptions {
         schema: ValidationOptions::for_create(),
@@ -26,7 +38,7 @@ pub fn validate_crd_create(crd: &CustomResourceDefinition) -> ErrorList {
         old: None,
     };
     errors.extend(validate_spec(&crd.spec, &options));
-    errors.extend(status(crd));
+    errors.extend(status_of(crd, status));
     errors.extend(validate_api_approval(crd, None));
     errors.extend(preserve_unknown_fields_true(&crd.spec, None));
     errors
@@ -45,7 +57,7 @@ pub fn validate_crd_update(crd: &CustomResourceDefinition, old: &CustomResourceD
         old: Some(&old.spec),
     };
     errors.extend(validate_spec_update(&crd.spec, &old.spec, &options));
-    errors.extend(status(crd));
+    errors.extend(status_of(crd, &crd.status));
     errors.extend(validate_api_approval(crd, Some(old)));
     errors.extend(preserve_unknown_fields_true(&crd.spec, Some(&old.spec)));
     errors
@@ -68,10 +80,10 @@ fn metadata(crd: &CustomResourceDefinition) -> ErrorList {
 
 // The accepted names are checked like `spec.names` (none is required), and
 // the stored versions against the spec's versions.
-fn status(crd: &CustomResourceDefinition) -> ErrorList {
+fn status_of(crd: &CustomResourceDefinition, status: &CrdStatus) -> ErrorList {
     let path = Path::new("status");
-    let mut errors = names::validate_names(&crd.status.accepted_names, &path.child("acceptedNames"));
-    let stored = crd.status.stored_versions.as_deref();
+    let mut errors = names::validate_names(&status.accepted_names, &path.child("acceptedNames"));
+    let stored = status.stored_versions.as_deref();
     errors.extend(validate_stored_versions(stored, &crd.spec.versions, &path.child("storedVersions")));
     errors
 }
@@ -93,6 +105,27 @@ mod tests {
 
     fn texts(errors: &ErrorList) -> Vec<String> {
         errors.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_request_is_validated_as_the_server_prepares_it() {
+        // The client's status is replaced: its stored versions name a
+        // version the spec lacks, which a create as given reports.
+        let mut given = crd(json!({"name": "things.example.com"}));
+        given.status.stored_versions = Some(vec!["v0".to_owned()]);
+        assert!(!validate_crd_create(&given).is_empty());
+        let mut prepared = given.clone();
+        prepared.prepare_for_create();
+        assert_eq!(prepared.status.stored_versions.as_deref(), Some(&["v1".to_owned()][..]));
+        assert!(validate_crd_create(&prepared).is_empty());
+        assert_eq!(texts(&validate_crd_create_request(&given)), texts(&validate_crd_create(&prepared)));
+        // Without a storage version, nothing is recorded, as before.
+        given.spec.versions[0].storage = false;
+        let mut prepared = given.clone();
+        prepared.prepare_for_create();
+        assert_eq!(prepared.status.stored_versions, None);
+        assert_eq!(texts(&validate_crd_create_request(&given)), texts(&validate_crd_create(&prepared)));
+        assert!(!validate_crd_create_request(&given).is_empty(), "no storage version is an error");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! Entry points:
 //! - [`validate_crd_create`] and [`validate_crd_update`]: everything a CRD
-//!   create or update is refused for, in the API server's order and in the
+//!   create or update is refused for ([`validate_crd_create_request`]: of
+//!   a CRD as the server prepares it), in the API server's order and in the
 //!   internal layout (paths `spec.validation.openAPIV3Schema...`,
 //!   `spec.versions[i].schema.openAPIV3Schema...`,
 //!   `spec.conversion.webhookClientConfig...`);
@@ -57,7 +58,7 @@ pub use approval::API_APPROVAL_ANNOTATION;
 pub use cel::{ExpressionCost, TotalCost, max_cardinality};
 pub use crd::{validate_crd_schemas_create, validate_crd_schemas_update};
 pub use defaults::validate_defaults;
-pub use definition::{validate_crd_create, validate_crd_update};
+pub use definition::{validate_crd_create, validate_crd_create_request, validate_crd_update};
 pub use printer_columns::{PRINTER_COLUMN_FORMATS, PRINTER_COLUMN_TYPES};
 pub use versions::{validate_deprecation_warning, validate_stored_versions};
 
