@@ -43,49 +43,56 @@ impl fmt::Display for At<'_> {
 /// `node`. Every validator that applies runs, in kube-openapi's order, and
 /// counts one match besides its own; the node counts one more.
 pub(crate) fn validate_node(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
+    let mut out = Outcome::default();
+    validate_into(node, path, value, &mut out);
+    out
+}
+
+// `validate_node`, adding its messages and matches to `out`: what merging
+// its own outcome would add, without building one per node.
+fn validate_into(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     // `null` is only checked for its type and against `enum`, without the
     // node's own match.
     if value.is_null() {
-        let mut out = types::check(node, path, value);
+        out.merge(types::check(node, path, value));
         out.merge(enums::check(node, path, value));
-        return out;
+        return;
     }
-    let mut out = Outcome::default();
-    let mut run = |result: Outcome| {
+    let run = |out: &mut Outcome, result: Outcome| {
         out.merge(result);
         out.inc();
     };
     if types::applies(node) {
-        run(types::check(node, path, value));
+        run(out, types::check(node, path, value));
     }
-    run(junctors::check(node, path, value));
+    run(out, junctors::check(node, path, value));
     if let Value::String(s) = value {
-        run(strings::check(node, path, s));
+        run(out, strings::check(node, path, s));
         if let Some(result) = formats::check(&node.format, path, s) {
-            run(result);
+            run(out, result);
         }
     }
     if let Value::Number(n) = value {
-        run(numbers::check(node, path, Num::of(n)));
+        run(out, numbers::check(node, path, Num::of(n)));
     }
     if let Value::Array(items) = value {
-        run(check_array(node, path, items));
+        check_array(node, path, items, out);
+        out.inc();
     }
-    run(enums::check(node, path, value));
+    run(out, enums::check(node, path, value));
     if let Value::Object(map) = value {
-        run(check_object(node, path, map));
+        check_object(node, path, map, out);
+        out.inc();
     }
     out.inc();
-    out
 }
 
 // Arrays: every item against `items` at `<path>[i]`, then `minItems`,
 // `maxItems` and `uniqueItems`. Counts one match.
-fn check_array(node: &Node, path: &At<'_>, items: &[Value]) -> Outcome {
-    let mut out = Outcome::default();
+fn check_array(node: &Node, path: &At<'_>, items: &[Value], out: &mut Outcome) {
     if let Some(schema) = &node.items {
         for (i, item) in items.iter().enumerate() {
-            out.merge(validate_node(schema, &At::Index(path, i), item));
+            validate_into(schema, &At::Index(path, i), item, out);
         }
     }
     let size = i64::try_from(items.len()).unwrap_or(i64::MAX);
@@ -105,7 +112,6 @@ fn check_array(node: &Node, path: &At<'_>, items: &[Value]) -> Outcome {
         out.add(Message::new(Code::Field, path, None, format!("{path} in body shouldn't contain duplicates")));
     }
     out.inc();
-    out
 }
 
 // Duplicates as Go's `reflect.DeepEqual` sees them: integers and floats
@@ -153,22 +159,23 @@ fn deep_key(v: &Value, out: &mut String) {
 // Objects: `minProperties` and `maxProperties` end the check; then unknown
 // keys (`additionalProperties: false`) or their schema, the declared
 // properties, and `required`.
-fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome {
+fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut Outcome) {
     let count = i64::try_from(map.len()).unwrap_or(i64::MAX);
     if let Some(min) = node.min_properties
         && count < min
     {
         let text = format!("{path} in body should have at least {min} properties");
-        return Outcome::error(Message::new(Code::Field, path, Some(Value::from(count)), text));
+        out.add(Message::new(Code::Field, path, Some(Value::from(count)), text));
+        return;
     }
     if let Some(max) = node.max_properties
         && count > max
     {
         let text = format!("{path} in body should have at most {max} properties");
         let message = Message::new(Code::TooManyProperties, path, Some(Value::from(count)), text).with_limit(max);
-        return Outcome::error(message);
+        out.add(message);
+        return;
     }
-    let mut out = Outcome::default();
     // Unknown keys matter only under `additionalProperties: false` or a
     // schema; otherwise they are not even looked up.
     let unknown_keys_matter = matches!(node.additional, Some(Additional::Allows(false) | Additional::Schema(_)));
@@ -178,7 +185,7 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome
                 let text = format!("{path}.{key} in body is a forbidden property");
                 out.add(Message::new(Code::Field, path, Some(Value::String(key.clone())), text));
             }
-            Some(Additional::Schema(schema)) => out.merge(validate_node(schema, &At::Key(path, key), value)),
+            Some(Additional::Schema(schema)) => validate_into(schema, &At::Key(path, key), value, out),
             _ => {}
         }
     }
@@ -191,12 +198,12 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome
         found.sort_unstable_by_key(|(position, _)| *position);
         for (position, value) in found {
             let (name, schema) = &node.properties[position];
-            out.merge(validate_node(schema, &At::Property(path, name), value));
+            validate_into(schema, &At::Property(path, name), value, out);
         }
     } else {
         for (name, schema) in &node.properties {
             if let Some(value) = map.get(name) {
-                out.merge(validate_node(schema, &At::Property(path, name), value));
+                validate_into(schema, &At::Property(path, name), value, out);
             }
         }
     }
@@ -204,7 +211,6 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>) -> Outcome
         let name = At::Key(path, key);
         out.add(Message::new(Code::Required, name, None, format!("{name} in body is required")));
     }
-    out
 }
 
 #[cfg(test)]
