@@ -64,11 +64,43 @@ pub(crate) fn escape(name: &str) -> Option<String> {
 /// Whether the CEL field name `field` designates property `name`: its
 /// escaped form, or — since Kubernetes 1.30 recognizes keywords as field
 /// names — the bare reserved word itself.
+///
+/// Compared piece by piece, without building the escaped name: rules look
+/// fields up on every evaluation.
 pub(crate) fn designates(field: &str, name: &str) -> bool {
-    if field == name && RESERVED.contains(&name) {
-        return true;
+    if RESERVED.contains(&name) {
+        return field == name || field.strip_prefix("__").and_then(|f| f.strip_suffix("__")) == Some(name);
     }
-    escape(name).is_some_and(|e| e == field)
+    if name.starts_with(|c: char| c.is_ascii_digit()) || name.is_empty() {
+        return false;
+    }
+    let (mut rest, mut want) = (name, field);
+    while let Some(c) = rest.chars().next() {
+        let (piece, taken) = if rest.starts_with("__") {
+            ("__underscores__", 2)
+        } else {
+            match c {
+                '.' => ("__dot__", 1),
+                '-' => ("__dash__", 1),
+                '/' => ("__slash__", 1),
+                c if c.is_ascii_alphanumeric() || c == '_' => (&rest[..1], 1),
+                _ => return false,
+            }
+        };
+        let Some(after) = want.strip_prefix(piece) else { return false };
+        (rest, want) = (&rest[taken..], after);
+    }
+    want.is_empty()
+}
+
+/// Whether `field` escapes nothing: the only property it designates is
+/// the one of the same name (every escape writes a `__`).
+pub(crate) fn is_plain(field: &str) -> bool {
+    !field.is_empty()
+        && !field.starts_with(|c: char| c.is_ascii_digit())
+        && field.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !field.contains("__")
+        && !RESERVED.contains(&field)
 }
 
 #[cfg(test)]
@@ -95,5 +127,20 @@ mod tests {
         assert!(designates("f__slash__2", "f/2"));
         assert!(!designates("f/2", "f/2"));
         assert!(!designates("x", "y"));
+    }
+
+    #[test]
+    fn designates_agrees_with_escape() {
+        let names = ["f/2", "a.b-c", "a__b", "a___b", "namespace", "self", "f@2", "2f", "", "x", "_a", "a_", "é", "if"];
+        let fields = names.iter().filter_map(|n| escape(n)).chain(names.iter().map(|n| (*n).to_owned()));
+        for field in fields.collect::<Vec<_>>() {
+            for name in names {
+                let expected = (field == name && RESERVED.contains(&name)) || escape(name).is_some_and(|e| e == field);
+                assert_eq!(designates(&field, name), expected, "{field:?} designates {name:?}");
+                if is_plain(&field) {
+                    assert_eq!(designates(&field, name), field == name, "plain {field:?}, {name:?}");
+                }
+            }
+        }
     }
 }

@@ -201,11 +201,12 @@ impl<'a> Map<'a> {
         match self {
             Map::Object { obj, node } => {
                 let Val::String(name) = key else { return Ok(None) };
-                let Some((json_key, child)) =
-                    node.properties().into_iter().find(|(k, _)| super::escape::designates(name, k))
-                else {
-                    return Ok(None);
+                let found = if super::escape::is_plain(name) {
+                    node.property(name).map(|child| (&**name, child))
+                } else {
+                    node.find_property(|k| super::escape::designates(name, k))
                 };
+                let Some((json_key, child)) = found else { return Ok(None) };
                 match obj.get(json_key) {
                     None | Some(Json::Null) => Ok(None),
                     Some(v) => from_json(v, child).map(Some),
