@@ -23,6 +23,8 @@
 //! assert_eq!(object, json!({"apiVersion": "g/v1", "kind": "K", "spec": {"size": 1}}));
 //! ```
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 use crate::structural::Structural;
@@ -200,7 +202,7 @@ impl Walk {
         let saved = self.path.len();
         self.depth += 1;
         if self.track {
-            self.path.push_str(&format!("[{index}]"));
+            let _ = write!(self.path, "[{index}]");
         }
         saved
     }

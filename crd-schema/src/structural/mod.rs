@@ -39,6 +39,7 @@ pub use completeness::validate_structural_completeness;
 pub use condition::{NonStructuralCondition, nonstructural_condition, nonstructural_condition_status};
 pub use convert::{ConversionError, new_nested_value_validation, new_structural};
 pub use property_index::PropertyIndex;
+pub(crate) use property_index::same_text;
 pub(crate) use validation::is_int_or_string_any_of;
 pub use validation::{validate_metadata_invariants, validate_nested_value_validation, validate_structural_invariants};
 

@@ -20,7 +20,7 @@ pub struct PropertyIndex(OnceLock<(usize, foldhash::HashMap<String, usize>)>);
 impl PropertyIndex {
     /// Where property `name` sits in `properties`.
     pub fn position<T>(&self, properties: &[(String, T)], name: &str) -> Option<usize> {
-        let scan = || properties.iter().position(|(k, _)| k == name);
+        let scan = || properties.iter().position(|(k, _)| same_text(k, name));
         if properties.len() <= SCAN_LIMIT {
             return scan();
         }
@@ -37,6 +37,13 @@ impl PropertyIndex {
             None => None,
         }
     }
+}
+
+/// `a == b` for the short names of schemas (property names, types),
+/// which mostly differ in length or first byte: those are compared before
+/// the bytes, since most comparisons of a scan fail.
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 impl Clone for PropertyIndex {

@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::CompatibilityVersion;
 use super::formats;
 use super::pattern::Pattern;
-use crate::structural::{NestedValueValidation, PropertyIndex, Structural, StructuralOrBool, ValueValidation};
+use crate::structural::{
+    NestedValueValidation, PropertyIndex, Structural, StructuralOrBool, ValueValidation, same_text,
+};
 
 /// `additionalProperties` of a node.
 #[derive(Clone, Debug)]
@@ -144,7 +146,7 @@ impl Node {
 
     /// Whether `type` lists `name`.
     pub fn has_type(&self, name: &str) -> bool {
-        self.types.iter().any(|t| t == name)
+        self.types.iter().any(|t| same_text(t, name))
     }
 
     /// The single type, or `""` with none or several (what kube-openapi's
