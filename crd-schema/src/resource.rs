@@ -377,9 +377,9 @@ fn type_meta(resource: &Resource, object: &Value) -> ErrorList {
 // update.
 fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorList {
     let path = Path::new("metadata");
-    let read = |object: &Value| {
-        let metadata = object.get("metadata").cloned().unwrap_or(Value::Object(Map::new()));
-        objectmeta::decode_object_meta(&metadata)
+    let read = |object: &Value| match object.get("metadata") {
+        Some(metadata) => objectmeta::decode_object_meta(metadata),
+        None => objectmeta::decode_object_meta(&Value::Object(Map::new())),
     };
     let mut meta = match read(object) {
         Ok(meta) => meta,
