@@ -99,13 +99,17 @@ pub fn shorten(items: TokenStream, defined: &BTreeSet<&str>, crd_schema: &str, k
     quote!(#(#uses)* #body)
 }
 
+// Tokens are moved, never cloned: a group is taken apart after it is
+// dropped, so its stream is not shared and is not copied either. What
+// precedes a token is read from the output, which ends as the input does
+// (a shortened path ends with the same name).
 fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStream {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         // Every full path starts with `::`; most tokens are not one.
-        let matched = if !is_colon(&tokens[i]) || continues_path(&tokens[..i]) {
+        let matched = if !is_colon(&tokens[i]) || continues_path(&out) {
             None
         } else {
             table.iter().enumerate().find_map(|(n, s)| matches_at(&tokens[i..], &s.full).map(|len| (n, len)))
@@ -116,16 +120,19 @@ fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStre
             i += len;
             continue;
         }
-        match &tokens[i] {
+        let token = std::mem::replace(&mut tokens[i], TokenTree::Punct(Punct::new('.', Spacing::Alone)));
+        match token {
             TokenTree::Group(group) => {
-                let mut inner = Group::new(group.delimiter(), rewrite(group.stream(), table, used));
-                inner.set_span(group.span());
+                let (delimiter, span, stream) = (group.delimiter(), group.span(), group.stream());
+                drop(group);
+                let mut inner = Group::new(delimiter, rewrite(stream, table, used));
+                inner.set_span(span);
                 out.push(TokenTree::Group(inner));
             }
-            TokenTree::Literal(literal) if is_serde_path_value(&tokens[..i]) => {
+            TokenTree::Literal(literal) if is_serde_path_value(&out) => {
                 out.push(TokenTree::Literal(shorten_literal(literal, table, used)));
             }
-            other => out.push(other.clone()),
+            other => out.push(other),
         }
         i += 1;
     }
@@ -196,9 +203,13 @@ fn is_serde_path_value(before: &[TokenTree]) -> bool {
 
 /// A serde path string (`"::std::option::Option::is_none"`) with its
 /// path shortened like the code around it.
-fn shorten_literal(literal: &Literal, table: &[Short], used: &mut [bool]) -> Literal {
+fn shorten_literal(literal: Literal, table: &[Short], used: &mut [bool]) -> Literal {
+    // Only a string that starts with `::` can hold a full path.
+    if !literal.to_string().starts_with("\"::") {
+        return literal;
+    }
     let Ok(syn::Lit::Str(text)) = syn::parse2::<syn::Lit>(TokenTree::Literal(literal.clone()).into()) else {
-        return literal.clone();
+        return literal;
     };
     let value = text.value();
     for (n, short) in table.iter().enumerate() {
@@ -210,7 +221,7 @@ fn shorten_literal(literal: &Literal, table: &[Short], used: &mut [bool]) -> Lit
             return out;
         }
     }
-    literal.clone()
+    literal
 }
 
 #[cfg(test)]
