@@ -1,5 +1,7 @@
 //! Type spaces → Rust source text: tokens with `quote`, laid out by
-//! `prettyplease`, behind an `@generated` header.
+//! `prettyplease`, behind an `@generated` header. Doc comments of
+//! descriptions skip the tokens: each is a placeholder there, replaced by
+//! its lines in the laid-out text ([`Docs`]).
 //!
 //! Entry point: [`file()`]. The shape of the output is the contract in
 //! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
@@ -35,6 +37,7 @@ pub struct EmitOptions {
 /// Resolved paths and derives, shared by the emitters.
 struct Ctx<'a> {
     space: &'a TypeSpace,
+    docs: &'a Docs,
     crd_schema: TokenStream,
     crd_schema_text: String,
     k8s: TokenStream,
@@ -80,6 +83,11 @@ impl Ctx<'_> {
         outer + complexity(ty, wrappers + 1) > 250
     }
 
+    /// The doc comment of a description (see [`Docs`]).
+    fn doc_attrs(&self, description: &str) -> TokenStream {
+        self.docs.attrs(description)
+    }
+
     fn name(&self, id: TypeId) -> Ident {
         ident(self.space.get(id).map_or("Unnamed", |t| t.name.as_str()))
     }
@@ -119,14 +127,58 @@ fn own_doc(text: &str) -> TokenStream {
     quote!(#(#attrs)*)
 }
 
-/// `#[doc = "..."]` attributes for a description.
-fn doc_attrs(description: &str) -> TokenStream {
-    let lines = crate::doc::doc_lines(description);
-    let attrs = lines.iter().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
-        quote!(#[doc = #line])
-    });
-    quote!(#(#attrs)*)
+/// The doc comments of descriptions, written into the laid-out text
+/// rather than passed through tokens, syn and prettyplease: they are most
+/// of a file's text and are written back unchanged, so each block stands
+/// in the tokens as one placeholder attribute (`#[doc = "@doc#3"]`, laid
+/// out as the line `///@doc#3`) that [`Docs::expand`] replaces by its
+/// lines, as prettyplease writes doc attributes.
+#[derive(Default)]
+struct Docs(std::cell::RefCell<Vec<Vec<String>>>);
+
+/// What a placeholder's line starts with, after its indentation.
+const DOC_PLACEHOLDER: &str = "///@doc#";
+
+impl Docs {
+    /// The placeholder of `description`'s doc comment; nothing for none.
+    fn attrs(&self, description: &str) -> TokenStream {
+        let lines = crate::doc::doc_lines(description);
+        if lines.is_empty() {
+            return TokenStream::new();
+        }
+        let mut blocks = self.0.borrow_mut();
+        let placeholder = format!("@doc#{}", blocks.len());
+        blocks.push(lines);
+        quote!(#[doc = #placeholder])
+    }
+
+    /// `code` with every placeholder line replaced by its doc comment:
+    /// `///`, a space and the line, trailing spaces trimmed (prettyplease's
+    /// form of `#[doc = " line"]`), `///` alone for an empty line.
+    fn expand(&self, code: &str) -> String {
+        let blocks = self.0.borrow();
+        let mut out = String::with_capacity(code.len() + blocks.iter().flatten().map(|l| l.len() + 16).sum::<usize>());
+        for line in code.split_inclusive('\n') {
+            let content = line.trim_start();
+            let indent = &line[..line.len() - content.len()];
+            let block =
+                content.strip_prefix(DOC_PLACEHOLDER).and_then(|n| blocks.get(n.trim_end().parse::<usize>().ok()?));
+            let Some(block) = block else {
+                out.push_str(line);
+                continue;
+            };
+            for doc in block {
+                out.push_str(indent);
+                out.push_str("///");
+                if !doc.trim_end_matches(' ').is_empty() {
+                    out.push(' ');
+                    out.push_str(doc.trim_end_matches(' '));
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
 }
 
 fn parse_path(option: &'static str, value: &str) -> Result<syn::Path> {
@@ -138,6 +190,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
     let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
     let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
     let derives = options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?;
+    let docs = Docs::default();
     let mut modules = Names::new(Case::Snake);
     let mut items = Vec::new();
     let mut crd_paths = Vec::new();
@@ -149,6 +202,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
                 let space = &v.space;
                 let ctx = Ctx {
                     space,
+                    docs: &docs,
                     crd_schema: quote!(#crd_schema),
                     crd_schema_text: options.crd_schema.replace(' ', ""),
                     k8s: quote!(#k8s),
@@ -181,7 +235,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
     let label = crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
     let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Emit { crd: label, message: e.to_string() })?;
     let names = sources.join(", ");
-    let code = space_items(&prettyplease::unparse(&file));
+    let code = space_items(&docs.expand(&prettyplease::unparse(&file)));
     Ok(format!("// @generated by crd-codegen from {names}. Do not edit.\n\n{code}"))
 }
 
@@ -246,4 +300,42 @@ fn version_module(ctx: &Ctx<'_>, crd: &CrdSpace, version: &VersionSpace) -> Toke
 /// (`_123`) is dropped so the name has no `__` (`non_snake_case`).
 fn derived_fn(prefix: &str, field: &str) -> Ident {
     format_ident!("{prefix}_{}", crate::naming::bare(field).trim_start_matches('_'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `description`'s doc comment on a field, laid out by prettyplease
+    /// as attributes (what the generator wrote before [`Docs`]).
+    fn through_prettyplease(description: &str) -> String {
+        let attrs = crate::doc::doc_lines(description).into_iter().map(|line| {
+            let line = if line.is_empty() { line } else { format!(" {line}") };
+            quote!(#[doc = #line])
+        });
+        let tokens = quote!(pub mod m { pub struct S { #(#attrs)* pub f: i32 } });
+        prettyplease::unparse(&syn::parse2(tokens).expect("tokens parse"))
+    }
+
+    fn through_docs(description: &str) -> String {
+        let docs = Docs::default();
+        let attrs = docs.attrs(description);
+        let tokens = quote!(pub mod m { pub struct S { #attrs pub f: i32 } });
+        docs.expand(&prettyplease::unparse(&syn::parse2(tokens).expect("tokens parse")))
+    }
+
+    #[test]
+    fn doc_placeholders_expand_as_prettyplease_writes_doc_attributes() {
+        for description in [
+            "One line.",
+            "Two\nlines, the second long enough to pass the hundred columns that prettyplease keeps code within, by far.",
+            "A paragraph.\n\n\nAnother, after blank lines.",
+            "Code:\n```\n  indented  \n\n```\n",
+            "A \"quoted\" \\ backslash, a tab\tand <html> [link].",
+            "/starts with a slash",
+        ] {
+            assert_eq!(through_docs(description), through_prettyplease(description), "{description:?}");
+        }
+        assert_eq!(through_docs(""), through_prettyplease(""));
+    }
 }

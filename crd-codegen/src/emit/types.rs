@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Ctx, defaults, derived_fn, doc_attrs, ident, resource, schema_attrs};
+use super::{Ctx, defaults, derived_fn, ident, resource, schema_attrs};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
 
@@ -35,7 +35,7 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
 
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let name = ident(&def.name);
-    let doc = doc_attrs(&def.doc);
+    let doc = ctx.doc_attrs(&def.doc);
     let base: &[&str] = if s.has_default && !defaults::needs_impl(s) {
         &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     } else {
@@ -77,7 +77,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
 }
 
 fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
-    let doc = doc_attrs(&f.doc);
+    let doc = ctx.doc_attrs(&f.doc);
     let name = ident(&f.ident);
     let inner = ctx.ty(&f.ty);
     let mut args: Vec<TokenStream> = Vec::new();
@@ -161,7 +161,7 @@ fn duplicated_allow() -> TokenStream {
 
 fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     let name = ident(&def.name);
-    let doc = doc_attrs(&def.doc);
+    let doc = ctx.doc_attrs(&def.doc);
     let default_variant = match e.default {
         Some(EnumDefault::Variant(i)) => Some(i),
         Some(EnumDefault::Unknown(_)) | None => None,
