@@ -122,6 +122,15 @@ fn escape_inline(text: &str, code_spans: bool, in_code: &mut bool, out: &mut Str
     let mut i = 0;
     while i < text.len() {
         let rest = &text[i..];
+        // Text up to the next character that may need care is copied as
+        // it is: in a code span only a backtick ends it.
+        let plain = if *in_code { rest.find('`') } else { rest.find(['`', '\\', '[', ']', '<', 'h']) };
+        let plain = plain.unwrap_or(rest.len());
+        if plain > 0 {
+            out.push_str(&rest[..plain]);
+            i += plain;
+            continue;
+        }
         let Some(c) = rest.chars().next() else { break };
         if c == '`' {
             out.push_str(if code_spans { "`" } else { "\\`" });
