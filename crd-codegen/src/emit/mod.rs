@@ -1,7 +1,7 @@
 //! Type spaces → Rust source text: tokens with `quote`, laid out by
 //! `prettyplease`, behind an `@generated` header. Doc comments of
 //! descriptions skip the tokens: each is a placeholder there, replaced by
-//! its lines in the laid-out text ([`Docs`]).
+//! its lines in the laid-out text (`Docs`).
 //!
 //! Entry point: [`file()`]. The shape of the output is the contract in
 //! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
