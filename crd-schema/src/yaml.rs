@@ -45,11 +45,36 @@ pub enum Step {
 /// the index just past its last descendant and, inside a mapping, its
 /// key; the keys are stored end to end in one string. Building the table
 /// costs one entry per value, and a lookup walks only the children along
-/// its path: positions are wanted for errors, which are few.
+/// its path: positions are wanted for errors, which are usually few. A
+/// lookup that walks past the first `SCANNED_CHILDREN` children of a
+/// collection indexes them all, so that many errors in a wide mapping or
+/// a long sequence cost one pass over it, not one each.
 #[derive(Clone, Debug, Default)]
 pub struct Spans {
     nodes: Vec<SpanNode>,
     keys: String,
+    indexes: ChildIndexes,
+}
+
+/// Children a lookup walks before the collection is indexed.
+const SCANNED_CHILDREN: usize = 16;
+
+/// The children of each indexed collection of [`Spans`], by node index.
+/// A clone starts empty: the indexes are built again when needed.
+#[derive(Debug, Default)]
+struct ChildIndexes(std::sync::Mutex<foldhash::HashMap<usize, std::sync::Arc<ChildIndex>>>);
+
+impl Clone for ChildIndexes {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+/// One collection's children: in order, and a mapping's by key.
+#[derive(Debug)]
+struct ChildIndex {
+    items: Vec<usize>,
+    keys: foldhash::HashMap<Box<str>, usize>,
 }
 
 /// One value of [`Spans`].
@@ -84,6 +109,9 @@ impl Spans {
         let mut child = parent + 1;
         let mut index = 0;
         while child < end {
+            if index == SCANNED_CHILDREN {
+                return self.indexed_child(parent, step);
+            }
             let node = &self.nodes[child];
             let found = match (step, node.key) {
                 (Step::Key(key), Some((from, to))) => self.keys[from..to] == *key,
@@ -97,6 +125,36 @@ impl Spans {
             child = node.end;
         }
         None
+    }
+
+    /// [`Self::child`] through the index of `parent`'s children, built on
+    /// first use.
+    fn indexed_child(&self, parent: usize, step: &Step) -> Option<usize> {
+        let index = {
+            let mut indexes = self.indexes.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let index = indexes.entry(parent).or_insert_with(|| std::sync::Arc::new(self.index_children(parent)));
+            std::sync::Arc::clone(index)
+        };
+        match step {
+            Step::Key(key) => index.keys.get(key.as_str()).copied(),
+            Step::Index(i) => index.items.get(*i).copied().filter(|&c| self.nodes[c].key.is_none()),
+        }
+    }
+
+    fn index_children(&self, parent: usize) -> ChildIndex {
+        let mut index = ChildIndex { items: Vec::new(), keys: foldhash::HashMap::default() };
+        let end = self.nodes[parent].end;
+        let mut child = parent + 1;
+        while child < end {
+            let node = &self.nodes[child];
+            index.items.push(child);
+            if let Some((from, to)) = node.key {
+                // The first of repeated keys, as a scan finds it.
+                index.keys.entry(self.keys[from..to].into()).or_insert(child);
+            }
+            child = node.end;
+        }
+        index
     }
 
     /// Records a value that starts at `at` (under `key` in a mapping); its
@@ -564,6 +622,31 @@ mod tests {
         assert_eq!(at(&[key("a"), Step::Index(2)]), None);
         let nearest = spans.nearest(&[key("b"), key("missing"), Step::Index(3)]).unwrap();
         assert_eq!((nearest.line, nearest.column), (5, 4));
+    }
+
+    #[test]
+    fn wide_collections_are_indexed_and_found_as_by_a_scan() {
+        let n = SCANNED_CHILDREN * 4;
+        let keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\": [{}]", vec!["1"; i % 3 + 1].join(", "))).collect();
+        let items: Vec<String> = (0..n).map(|i| format!("{{\"i\": {i}}}")).collect();
+        let text = format!("{{\"m\": {{{}}}, \"s\": [{}]}}", keys.join(", "), items.join(", "));
+        let docs = parse_documents("t.json", &text).unwrap();
+        let spans = &docs[0].spans;
+        let key = |k: &str| Step::Key(k.to_owned());
+        let column = |path: &[Step]| spans.get(path).and_then(|p| usize::try_from(p.column).ok());
+        // Positions from the text itself, for keys past the scanned ones.
+        for i in [0, SCANNED_CHILDREN - 1, SCANNED_CHILDREN, n - 1] {
+            let value = text.find(&format!("\"k{i}\": [")).unwrap() + format!("\"k{i}\": ").len();
+            assert_eq!(column(&[key("m"), key(&format!("k{i}"))]), Some(value + 1), "k{i}");
+            let item = text.find(&format!("{{\"i\": {i}}}")).unwrap();
+            assert_eq!(column(&[key("s"), Step::Index(i)]), Some(item + 1), "item {i}");
+            assert_eq!(column(&[key("s"), Step::Index(i), key("i")]), Some(item + 7), "item {i}'s key");
+        }
+        // Misses stay misses once the collections are indexed.
+        assert_eq!(column(&[key("m"), key("absent")]), None);
+        assert_eq!(column(&[key("m"), Step::Index(n - 1)]), None);
+        assert_eq!(column(&[key("s"), Step::Index(n)]), None);
+        assert_eq!(column(&[key("s"), key("k1")]), None);
     }
 
     #[test]
