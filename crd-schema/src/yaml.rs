@@ -61,14 +61,10 @@ const SCANNED_CHILDREN: usize = 16;
 
 /// The children of each indexed collection of [`Spans`], by node index.
 /// A clone starts empty: the indexes are built again when needed.
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct ChildIndexes(std::sync::Mutex<foldhash::HashMap<usize, std::sync::Arc<ChildIndex>>>);
 
-impl Clone for ChildIndexes {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
+crate::structural::derived_on_first_use!(ChildIndexes);
 
 /// One collection's children: in order, and a mapping's by key.
 #[derive(Debug)]

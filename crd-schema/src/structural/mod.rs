@@ -103,23 +103,34 @@ pub struct Derived {
     holds: OnceLock<Holds>,
 }
 
-impl Clone for Derived {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
+/// `Clone`, `PartialEq` and `Debug` for data derived from its owner on
+/// first use (an index, a cache): a clone starts empty (`Default`, derived
+/// again when needed), every value equals every other, so it never makes
+/// two owners differ, and `Debug` shows only the type's name.
+macro_rules! derived_on_first_use {
+    ($ty:ident) => {
+        impl Clone for $ty {
+            fn clone(&self) -> Self {
+                Self::default()
+            }
+        }
 
-impl PartialEq for Derived {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
+        impl PartialEq for $ty {
+            fn eq(&self, _: &Self) -> bool {
+                true
+            }
+        }
 
-impl std::fmt::Debug for Derived {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Derived")
-    }
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(stringify!($ty))
+            }
+        }
+    };
 }
+pub(crate) use derived_on_first_use;
+
+derived_on_first_use!(Derived);
 
 /// What a schema node or any node below it (through `properties`, `items`
 /// and `additionalProperties`) has, so that a walk that acts only there

@@ -46,23 +46,7 @@ pub(crate) fn same_text(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
-impl Clone for PropertyIndex {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl PartialEq for PropertyIndex {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for PropertyIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PropertyIndex")
-    }
-}
+super::derived_on_first_use!(PropertyIndex);
 
 #[cfg(test)]
 mod tests {
