@@ -216,7 +216,7 @@ fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
 // `spec.selectableFields`) point into the first version, a column's
 // `JSONPath` is `jsonPath`, and the webhook settings are under
 // `spec.conversion.webhook`. A v1beta1 document has the internal layout.
-fn document_steps(path: &Path, v1: bool) -> Vec<Step> {
+pub(crate) fn document_steps(path: &Path, v1: bool) -> Vec<Step> {
     let mut steps = path.steps();
     if !v1 || steps.len() < 2 || steps[0] != key("spec") {
         return steps;

@@ -51,6 +51,8 @@ pub mod check;
 pub mod crd;
 #[cfg(feature = "engine")]
 pub mod defaulting;
+#[cfg(feature = "engine")]
+pub mod diff;
 pub mod error;
 #[cfg(feature = "engine")]
 pub mod explain;

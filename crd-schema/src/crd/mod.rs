@@ -274,6 +274,13 @@ impl CrdSpec {
         self.served_versions().min_by(|a, b| version::priority_order(a, b))
     }
 
+    /// The served version clients prefer least: the last by the order of
+    /// [`Self::preferred_version`] (alpha after beta after GA, lower
+    /// numbers later). `None` when no version is served.
+    pub fn oldest_served_version(&self) -> Option<&str> {
+        self.served_versions().max_by(|a, b| version::priority_order(a, b))
+    }
+
     /// The storage version: the first version marked `storage`, as the API
     /// server finds it (`GetCRDStorageVersion`). `None` when there is none,
     /// which validation refuses.

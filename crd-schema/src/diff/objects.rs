@@ -1,0 +1,148 @@
+//! The objects a cluster stores today, run through both revisions of a
+//! CRD as the API server runs them: what the new revision refuses or
+//! drops that the old one did not.
+//!
+//! For each object of the CRD's group and kind, in the version its
+//! `apiVersion` names:
+//! 1. the old revision's create path gives the object as it is stored
+//!    (pruned, defaulted);
+//! 2. the new revision must serve that version, else the object cannot be
+//!    read or written in it any more;
+//! 3. an update of the stored object that changes nothing, under each
+//!    revision (ratcheting applies: unchanged values pass the checks they
+//!    would fail on a create), and the new revision's pruning of it: the
+//!    errors and dropped fields the new revision adds are findings;
+//! 4. a fresh create of the object as given, under each revision: the
+//!    errors only the new revision has, and only when the old one
+//!    accepted it, are findings too (a warning: updates still pass).
+//!
+//! These are the engine's own checks ([`ResourceValidator`]), not a
+//! judgement: exact where the engine is.
+
+use serde_json::Value;
+
+use super::{Code, Finding, ObjectAt, Revision, Severity};
+use crate::field::{ErrorList, Path};
+use crate::resource::{PrepareError, ResourceValidator};
+use crate::yaml::{Document, Position};
+
+/// An object as stored today, with the file it was read from.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredObject<'a> {
+    /// The file, as given.
+    pub file: &'a str,
+    /// The object's document.
+    pub document: &'a Document,
+}
+
+/// What the new revision refuses or drops of `objects` that the old one
+/// did not. Objects of other CRDs (by group and kind) are passed over.
+pub fn diff_objects(old: Revision<'_>, new: Revision<'_>, objects: &[StoredObject<'_>]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for object in objects {
+        let Some(version) = version_of(new, object.document).or_else(|| version_of(old, object.document)) else {
+            continue;
+        };
+        let run =
+            Run { object, name: object_name(&object.document.value), crd: new.crd.metadata.name.clone(), version };
+        run.check(old, new, &mut out);
+    }
+    out
+}
+
+/// The version an object of `revision`'s CRD is in, when it is one.
+fn version_of(revision: Revision<'_>, doc: &Document) -> Option<String> {
+    let text = |k: &str| doc.value.get(k).and_then(Value::as_str);
+    let (group, version) = text("apiVersion")?.rsplit_once('/')?;
+    let spec = &revision.crd.spec;
+    (group == spec.group && text("kind") == Some(spec.names.kind.as_str())).then(|| version.to_owned())
+}
+
+/// `Kind namespace/name`, as findings name an object.
+fn object_name(value: &Value) -> String {
+    fn text(v: Option<&Value>) -> &str {
+        v.and_then(Value::as_str).unwrap_or_default()
+    }
+    let meta = value.get("metadata");
+    let (kind, namespace, name) =
+        (text(value.get("kind")), text(meta.and_then(|m| m.get("namespace"))), text(meta.and_then(|m| m.get("name"))));
+    let name = if name.is_empty() { "<no name>" } else { name };
+    if namespace.is_empty() { format!("{kind} {name}") } else { format!("{kind} {namespace}/{name}") }
+}
+
+/// One object's checks.
+struct Run<'o> {
+    object: &'o StoredObject<'o>,
+    name: String,
+    crd: String,
+    version: String,
+}
+
+impl Run<'_> {
+    fn check(&self, old: Revision<'_>, new: Revision<'_>, out: &mut Vec<Finding>) {
+        let given = &self.object.document.value;
+        let old_validator = ResourceValidator::from_crd(old.crd, &self.version);
+        let new_validator = match ResourceValidator::from_crd(new.crd, &self.version) {
+            Ok(v) => v,
+            // Neither revision serves the version: nothing changes for it.
+            Err(PrepareError::Version { .. }) if matches!(old_validator, Err(PrepareError::Version { .. })) => return,
+            Err(PrepareError::Version { source, .. }) => {
+                let reason =
+                    format!("the new revision {source}: the object can no longer be read or written in its version");
+                out.push(self.finding(Code::ObjectVersionNotServed, Severity::Error, "apiVersion", reason));
+                return;
+            }
+            // A schema the API server refuses is a finding of the schema
+            // comparison; nothing can be said of objects under it.
+            Err(_) => return,
+        };
+        let old_validator = old_validator.ok();
+        let created = old_validator.as_ref().map(|v| v.create(given.clone()));
+        let old_accepts = created.as_ref().is_none_or(|c| c.is_valid());
+        // The stored form: what the old revision made of the object.
+        let stored = created.map_or_else(|| given.clone(), |c| c.object);
+        let before = old_validator.as_ref().map(|v| v.update(stored.clone(), stored.clone()));
+        let after = new_validator.update(stored.clone(), stored);
+        let known = |errors: Option<&ErrorList>, e: &crate::field::FieldError| errors.is_some_and(|l| l.contains(e));
+        let update_errors: Vec<_> =
+            after.errors.iter().filter(|e| !known(before.as_ref().map(|b| &b.errors), e)).collect();
+        for e in &update_errors {
+            let reason = format!("refused on an update that changes nothing: {e}");
+            out.push(self.finding(Code::ObjectRejectedOnUpdate, Severity::Error, &e.path.to_string(), reason));
+        }
+        let dropped_before = before.as_ref().map(|b| b.unknown_fields.as_slice()).unwrap_or_default();
+        for path in after.unknown_fields.iter().filter(|p| !dropped_before.contains(p)) {
+            let reason = "a stored field the new revision does not declare: dropped on the next write".to_owned();
+            out.push(self.finding(Code::ObjectFieldsPruned, Severity::Error, path, reason));
+        }
+        if !old_accepts {
+            return;
+        }
+        let created = new_validator.create(given.clone());
+        for e in created.errors.iter().filter(|e| !after.errors.contains(e)) {
+            let reason = format!("refused when created afresh (updates pass: ratcheting): {e}");
+            out.push(self.finding(Code::ObjectRejectedOnCreate, Severity::Warning, &e.path.to_string(), reason));
+        }
+    }
+
+    /// A finding about the field at `path` (as errors render it) of the
+    /// object.
+    fn finding(&self, code: Code, severity: Severity, path: &str, reason: String) -> Finding {
+        let doc = self.object.document;
+        let steps = if path == "<nil>" { Vec::new() } else { Path::new(path).steps() };
+        let at: Position = doc.spans.nearest(&steps).unwrap_or(doc.start);
+        Finding {
+            code,
+            severity,
+            crd: self.crd.clone(),
+            version: Some(self.version.clone()),
+            path: path.to_owned(),
+            old: None,
+            new: None,
+            reason,
+            old_at: None,
+            new_at: None,
+            object: Some(ObjectAt { file: self.object.file.to_owned(), at, name: self.name.clone() }),
+        }
+    }
+}
