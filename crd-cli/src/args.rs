@@ -18,20 +18,21 @@ use std::ffi::OsStr;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
+use crd_schema::diff::Code;
 use crd_schema::limits::{Limit, Limits};
 
-use super::{check, explain, generate, openapi, prune, validate};
+use super::{check, diff, explain, generate, openapi, prune, validate};
 
 /// `crd [limits] <command> [options]`.
 #[derive(Debug, Parser)]
 #[command(
     name = "crd",
     version,
-    about = "Check, prune, validate, explain and generate Rust types from Kubernetes CRDs, without a cluster",
+    about = "Check, prune, validate, explain, diff and generate Rust types from Kubernetes CRDs, without a cluster",
     after_help = "Every command takes the limit options (--max-*): a larger input is an error naming the file, \
                   the place and the limit.\n\nExit codes: 0 valid, 1 invalid, 2 could not run.",
     subcommand_required = true,
@@ -61,6 +62,11 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Generate Rust types whose serde decoding is the API server's pruning and defaulting
     Generate(GenerateArgs),
+    /// Tell whether a new revision of CRDs is safe to apply over the old one
+    ///
+    /// Exit codes: 0 no error-severity finding (or each one's code given with --allow),
+    /// 1 an error-severity finding, 2 could not run.
+    Diff(DiffArgs),
     /// Print the completion script for a shell to stdout
     ///
     /// For example `crd completions bash > ~/.local/share/bash-completion/completions/crd`,
@@ -148,6 +154,32 @@ pub struct ValidateArgs {
     /// The objects: YAML or JSON files, one or more documents each.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+}
+
+/// `crd diff`.
+#[derive(Debug, clap::Args)]
+#[command(
+    args_override_self = true,
+    override_usage = "crd diff [--format text|json] [--allow CODE]... OLD NEW [--objects PATH...]"
+)]
+pub struct DiffArgs {
+    /// The old revision: a CRD file or a directory of them (CRDs are paired by name).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The new revision: a CRD file or a directory of them.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// The objects stored today (files or directories): each is run through the new revision
+    /// as an update that changes nothing, as a fresh create, and through pruning.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub objects: Vec<PathBuf>,
+    /// Accept the error-severity findings of this code (repeatable): they are still reported,
+    /// but do not fail the run.
+    #[arg(long, value_name = "CODE", value_parser = PossibleValuesParser::new(Code::ALL.iter().map(|c| c.as_str())))]
+    pub allow: Vec<String>,
+    /// Output: rustc-like diagnostics, or a JSON list of findings.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = FormatParser::<check::Format>::new())]
+    pub format: check::Format,
 }
 
 /// `crd openapi`.
@@ -250,6 +282,8 @@ pub enum Task {
     Explain(explain::Args),
     /// `crd generate`.
     Generate(generate::Args),
+    /// `crd diff`.
+    Diff(diff::Args),
     /// `crd completions`.
     Completions(Shell),
 }
@@ -324,6 +358,9 @@ impl Command {
             Command::Openapi(args) => Task::Openapi(args.try_into()?),
             Command::Explain(args) => Task::Explain(args),
             Command::Generate(args) => Task::Generate(args),
+            Command::Diff(DiffArgs { old, new, objects, allow, format }) => {
+                Task::Diff(diff::Args { old, new, objects, allow, format })
+            }
             Command::Completions { shell } => Task::Completions(shell),
         })
     }

@@ -16,6 +16,7 @@
 pub mod args;
 pub mod check;
 pub mod diag;
+pub mod diff;
 pub mod explain;
 pub mod generate;
 pub mod openapi;
@@ -67,6 +68,7 @@ fn run_task(task: &Task, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Task::Openapi(args) => Ok(openapi::command(args, out, err)),
         Task::Explain(args) => Ok(explain::command(args, out, err)),
         Task::Generate(args) => generate::run(args, out, err),
+        Task::Diff(args) => diff::run(args, out),
         Task::Completions(shell) => out.write_all(&args::completions(*shell)).map(|()| 0).map_err(|e| e.to_string()),
     };
     result.unwrap_or_else(|message| {

@@ -67,12 +67,13 @@ const RUNS: &[(&str, &[&str])] = &[
     ("validate-object", &["validate", "--crd", "{crd}", "{file}"]),
     ("prune-value", &["prune", "--schema", "{schema}", "{file}"]),
     ("validate-value", &["validate", "--schema", "{schema}", "{file}"]),
+    ("diff", &["diff", "{file}", "{file}"]),
 ];
 
 /// The runs of each role.
 fn runs_of(role: &str) -> &'static [&'static str] {
     match role {
-        "crd" => &["check", "openapi", "explain", "generate", "prune-crd", "validate-crd"],
+        "crd" => &["check", "openapi", "explain", "generate", "prune-crd", "validate-crd", "diff"],
         "schema" => &["check-schema", "prune-schema", "validate-schema"],
         "object" => &["prune-object", "validate-object", "prune-value", "validate-value"],
         "value" => &["prune-value", "validate-value"],
@@ -91,6 +92,7 @@ fn runs_of(role: &str) -> &'static [&'static str] {
             "validate-object",
             "prune-value",
             "validate-value",
+            "diff",
         ],
         other => panic!("unknown role `{other}`"),
     }
@@ -240,7 +242,8 @@ fn jobs(cases: &[Case]) -> Vec<Job> {
         }
         let runs = role_runs.iter().filter(|r| case.runs.as_ref().is_none_or(|only| only.iter().any(|o| o == *r)));
         for &run in runs {
-            let expect = case.expect.get(run).or_else(|| case.expect.get("*"));
+            let derived = (run == "diff").then(|| diff_expectation(case)).flatten();
+            let expect = case.expect.get(run).or(derived.as_ref()).or_else(|| case.expect.get("*"));
             let expect = expect.unwrap_or_else(|| panic!("{}: no expectation for `{run}` (nor `*`)", case.name));
             let (_, template) = RUNS.iter().find(|(k, _)| *k == run).expect("known run");
             let mut args: Vec<String> = Vec::new();
@@ -260,6 +263,23 @@ fn jobs(cases: &[Case]) -> Vec<Job> {
         }
     }
     jobs
+}
+
+/// What `crd diff FILE FILE` must do when the case does not say: what
+/// `crd check` does with the file. Where check cannot read a CRD, diff
+/// fails there too (exit 2, same position); where the API server refuses
+/// the CRD, it refuses it as an update of itself as well (exit 1, each
+/// `update-refused` located); a valid CRD has no change at all (exit 0).
+/// A divergence of check's is one of diff's. `None` leaves it to the
+/// case's `*`.
+fn diff_expectation(case: &Case) -> Option<Expect> {
+    let check = case.expect.get("check").or_else(|| case.expect.get("*"))?;
+    let diverges = check.diverges.clone();
+    Some(match check.exit {
+        2 => Expect { exit: 2, at: check.at.clone(), diverges, ..Expect::default() },
+        1 => Expect { exit: 1, out: Some("error[update-refused]".to_owned()), diverges, ..Expect::default() },
+        _ => Expect { exit: 0, out: Some("0 errors, 0 warnings, 0 notes".to_owned()), diverges, ..Expect::default() },
+    })
 }
 
 /// Runs the tool in `tests/hostile/` (so that messages name files as the
