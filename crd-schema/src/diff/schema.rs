@@ -351,8 +351,13 @@ impl Walk<'_, '_> {
         }
         // Compared by their JSON text: a hostile schema's enum may hold
         // many thousand values.
-        let new_texts: HashSet<String> = n.iter().map(show).collect();
+        let (old_texts, new_texts): (HashSet<String>, HashSet<String>) =
+            (o.iter().map(show).collect(), n.iter().map(show).collect());
         let gone: Vec<&Value> = o.iter().filter(|v| !new_texts.contains(&show(v))).collect();
+        if gone.is_empty() && new_texts.is_subset(&old_texts) {
+            // Only the order (or repeats) changed.
+            return;
+        }
         let change = if n.is_empty() {
             Change::new(Code::EnumWidened, Severity::Info, "any value of the type is valid now")
         } else if o.is_empty() {

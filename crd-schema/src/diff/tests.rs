@@ -212,6 +212,41 @@ fn bounds_tightened_and_loosened() {
             "maximum: 10 (exclusive)",
         ),
         (
+            json!({"type": "array", "items": {"type": "string"}, "maxItems": 3}),
+            json!({"type": "array", "items": {"type": "string"}, "maxItems": 2}),
+            "bound-tightened",
+            "maxItems: 3",
+            "maxItems: 2",
+        ),
+        (
+            json!({"type": "object", "maxProperties": 3}),
+            json!({"type": "object", "maxProperties": 1}),
+            "bound-tightened",
+            "maxProperties: 3",
+            "maxProperties: 1",
+        ),
+        (
+            json!({"type": "string", "minLength": 1}),
+            json!({"type": "string", "minLength": 2}),
+            "bound-tightened",
+            "minLength: 1",
+            "minLength: 2",
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "minProperties": 1}),
+            "bound-tightened",
+            "none",
+            "minProperties: 1",
+        ),
+        (
+            json!({"type": "integer", "maximum": 5}),
+            json!({"type": "integer", "maximum": 4}),
+            "bound-tightened",
+            "maximum: 5",
+            "maximum: 4",
+        ),
+        (
             json!({"type": "integer", "minimum": 1}),
             json!({"type": "integer", "minimum": 0}),
             "bound-loosened",
@@ -259,6 +294,8 @@ fn enum_values_removed_and_added() {
     assert!(f.reason.starts_with("\"y\" no longer valid"), "{}", f.reason);
     let f = only(e(json!(["x"])), e(json!(["x", "z"])));
     assert_eq!(summary(&f).0, "enum-widened");
+    // Reordered: no change.
+    assert_eq!(findings(&with_spec(e(json!(["x", "y"]))), &with_spec(e(json!(["y", "x"])))), []);
     let f = only(object(json!({"a": {"type": "string"}})), e(json!(["x"])));
     assert_eq!(summary(&f), ("enum-narrowed", Severity::Warning, ".spec.a", Some("none"), Some(r#"["x"]"#)));
 }
@@ -569,12 +606,36 @@ fn stored_objects_through_the_new_revision() {
     );
     assert!(all[1].reason.contains("Too long"), "{}", all[1].reason);
     assert_eq!(all[1].object.as_ref().unwrap().at, Position { line: 5, column: 6 });
+    // Duplicates in a list that became a set: the API server's uniqueness
+    // check is not ratcheted, so even an unchanged update fails.
+    let listed = |set: bool| {
+        let mut tags = json!({"type": "array", "items": {"type": "string"}});
+        if set {
+            tags["x-kubernetes-list-type"] = json!("set");
+        }
+        with_spec(object(json!({"tags": tags})))
+    };
+    let tagged =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec:\n  tags: [a, a]\n";
+    let all = objects_findings(&listed(false), &listed(true), tagged);
+    let got: Vec<_> = all.iter().map(|f| (f.code, f.severity, f.path.as_str())).collect();
+    assert_eq!(got, [(Code::ObjectRejectedOnUpdate, Severity::Error, "spec.tags[1]")]);
+    assert!(all[0].reason.ends_with("spec.tags[1]: Duplicate value: \"a\""), "{}", all[0].reason);
+    assert_eq!(all[0].object.as_ref().unwrap().at, Position { line: 5, column: 13 });
     // A version the new revision does not serve.
     let s = json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true});
     let v2 = versions(json!([version("v2", true, true, &s)]));
     let all = objects_findings(&old, &v2, objects);
     assert_eq!(all.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::ObjectVersionNotServed]);
     assert!(all[0].reason.contains("has no version \"v1\""), "{}", all[0].reason);
+    // Listed but no longer served, with an object stored in it.
+    let unserved = versions(json!([version("v1", false, false, &s), version("v2", true, true, &s)]));
+    let all = objects_findings(&old, &unserved, objects);
+    assert_eq!(
+        all.iter().map(|f| (f.code, f.severity)).collect::<Vec<_>>(),
+        [(Code::ObjectVersionNotServed, Severity::Error)]
+    );
+    assert!(all[0].reason.contains("does not serve version \"v1\""), "{}", all[0].reason);
 }
 
 #[test]
