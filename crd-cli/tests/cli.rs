@@ -1,5 +1,9 @@
 //! The command line itself: help, version, completions and usage mistakes,
-//! through `crd_cli::run` as the binary calls it.
+//! through `crd_cli::run` as the binary calls it; and `crd diff` end to end
+//! (`cli/diff.rs`, in this binary so that it links no test binary more).
+
+#[path = "cli/diff.rs"]
+mod diff;
 
 /// Runs `crd` with `args`; returns the exit code, stdout and stderr.
 fn crd(args: &[&str]) -> (i32, String, String) {
@@ -17,6 +21,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("openapi", &["--crd", "--group", "--version", "--v2", "-o, --output"]),
     ("explain", &["--crd", "--version", "--recursive"]),
     ("generate", &["--strict-enums", "--allow-non-structural", "--derive", "-o, --output"]),
+    ("diff", &["--objects", "--allow", "--format"]),
     ("completions", &[]),
 ];
 

@@ -7,11 +7,39 @@ use std::path::{Path, PathBuf};
 
 use crd_schema::crd;
 use crd_schema::diff::{self, Revision, Severity};
-use crd_tests::{corpus_dir as corpus, crd as run, write_file as write};
 use serde_json::Value;
 
-fn scratch(name: &str) -> crd_tests::Scratch {
-    crd_tests::scratch("diff-cli", name)
+use super::crd as run;
+
+/// `../shared/corpus` beside the workspace; the tests fail, naming it,
+/// when it is absent.
+fn corpus() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    assert!(dir.is_dir(), "{} does not exist: these tests read the CRD corpus in ../shared", dir.display());
+    dir
+}
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Best effort: a directory that cannot be removed is left for the OS.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("crd-diff-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    Scratch(dir)
+}
+
+/// Writes `text` to `dir/name`; returns the path as text.
+fn write(dir: &Scratch, name: &str, text: &str) -> String {
+    let path = dir.0.join(name);
+    std::fs::write(&path, text).expect("write scratch file");
+    path.display().to_string()
 }
 
 fn gitrepositories() -> PathBuf {
@@ -154,7 +182,7 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
         out.starts_with("warning[default-changed]: gitrepositories.source.toolkit.fluxcd.io: v1: .spec.timeout: "),
         "{out}"
     );
-    let (code, _, err) = run(&["diff", &old, &dir.join("missing.yaml").display().to_string()]);
+    let (code, _, err) = run(&["diff", &old, &dir.0.join("missing.yaml").display().to_string()]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: "), "{err}");
     let not_a_crd = write(&dir, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
@@ -172,7 +200,7 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
 fn crds_are_paired_by_name_and_a_removed_crd_is_an_error() {
     let dir = scratch("sets");
     let project = corpus().join("crds/fluxcd__source-controller");
-    let fewer = dir.join("fewer");
+    let fewer = dir.0.join("fewer");
     std::fs::create_dir_all(&fewer).expect("dir");
     for entry in std::fs::read_dir(&project).expect("corpus dir") {
         let path = entry.expect("entry").path();

@@ -7,9 +7,15 @@
 //! `typed_corpus.rs` does), while ill-typed values are errors naming their
 //! path. `CRD_RANDOM_OBJECTS` sets the objects drawn per CRD version.
 //!
+//! `properties/diff.rs` holds `crd diff` to its promise on random
+//! schemas, each with one random change.
+//!
 //! A failure prints the seed; `CRD_RANDOM_SEED=<seed> cargo test -p
 //! random-schemas` replays it, and the CRD's JSON is in
 //! `random_schemas::CRD_DIR`.
+
+#[path = "properties/diff.rs"]
+mod diff;
 
 use std::cell::Cell;
 
