@@ -160,9 +160,11 @@ impl Report<'_> {
             }
         }
         let allowed = if allowed_errors > 0 { format!(" ({allowed_errors} allowed)") } else { String::new() };
+        let objects: usize = self.compared.iter().map(|c| c.objects).sum();
+        let objects = if self.objects.is_empty() { String::new() } else { format!(" and {objects} object(s)") };
         writeln!(
             out,
-            "compared {} CRD(s): {} errors{allowed}, {} warnings, {} notes",
+            "compared {} CRD(s){objects}: {} errors{allowed}, {} warnings, {} notes",
             self.compared.len(),
             counts[Severity::Error as usize],
             counts[Severity::Warning as usize],

@@ -80,7 +80,7 @@ fn the_corpus_against_itself_reports_nothing() {
         &samples.display().to_string(),
     ]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert_eq!(out, "compared 122 CRD(s): 0 errors, 0 warnings, 0 notes\n");
+    assert_eq!(out, "compared 122 CRD(s) and 419 object(s): 0 errors, 0 warnings, 0 notes\n");
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn the_readme_example_is_what_the_tool_prints() {
     let headlines: Vec<String> =
         out.lines().filter(|l| l.starts_with("error[") || l.starts_with("warning[")).map(str::to_owned).collect();
     assert_eq!(headlines, readme_headlines());
-    assert!(out.ends_with("compared 1 CRD(s): 1 errors, 2 warnings, 0 notes\n"), "{out}");
+    assert!(out.ends_with("compared 1 CRD(s) and 3 object(s): 1 errors, 2 warnings, 0 notes\n"), "{out}");
     // A removed field is shown where it was; a changed one where it is,
     // with where it was as a note.
     assert!(out.contains(&format!("--> {old}:197:17\n")), "{out}");

@@ -389,6 +389,9 @@ pub struct Compared {
     pub new: Option<usize>,
     /// What changed; for a CRD only one side has, one finding saying so.
     pub findings: Vec<Finding>,
+    /// How many of the objects given were of this CRD (and ran through
+    /// both revisions).
+    pub objects: usize,
 }
 
 /// Compares two sets of CRDs (two checkouts of an operator's CRD files):
@@ -402,23 +405,21 @@ pub fn diff_sets(old: &[Revision<'_>], new: &[Revision<'_>], objects: &[StoredOb
     let mut out = Vec::new();
     for (ni, n) in new.iter().enumerate() {
         let oi = if lone { Some(0) } else { old.iter().position(|o| o.name() == n.name()) };
-        let findings = match oi {
+        let (findings, checked) = match oi {
             Some(oi) => {
                 let mut findings = diff(old[oi], *n);
-                findings.extend(diff_objects(old[oi], *n, objects));
-                findings
+                let (of_objects, checked) = objects::check_objects(old[oi], *n, objects);
+                findings.extend(of_objects);
+                (findings, checked)
             }
-            None => vec![lone_finding(*n, Code::CrdAdded, Severity::Info, "a new CRD: nothing stored changes")],
+            None => (vec![lone_finding(*n, Code::CrdAdded, Severity::Info, "a new CRD: nothing stored changes")], 0),
         };
-        out.push(Compared { old: oi, new: Some(ni), findings });
+        out.push(Compared { old: oi, new: Some(ni), findings, objects: checked });
     }
     for (oi, o) in old.iter().enumerate().filter(|(_, o)| !lone && !new.iter().any(|n| n.name() == o.name())) {
         let reason = "deleting a CRD deletes every object of it";
-        out.push(Compared {
-            old: Some(oi),
-            new: None,
-            findings: vec![lone_finding(*o, Code::CrdRemoved, Severity::Error, reason)],
-        });
+        let findings = vec![lone_finding(*o, Code::CrdRemoved, Severity::Error, reason)];
+        out.push(Compared { old: Some(oi), new: None, findings, objects: 0 });
     }
     out
 }

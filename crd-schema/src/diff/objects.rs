@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::{Code, Finding, ObjectAt, Revision, Severity};
 use crate::field::{ErrorList, Path};
 use crate::resource::{PrepareError, ResourceValidator};
-use crate::yaml::{Document, Position};
+use crate::yaml::{Document, Position, Step};
 
 /// An object as stored today, with the file it was read from.
 #[derive(Clone, Copy, Debug)]
@@ -36,23 +36,51 @@ pub struct StoredObject<'a> {
 }
 
 /// What the new revision refuses or drops of `objects` that the old one
-/// did not. Objects of other CRDs (by group and kind) are passed over.
+/// did not. Objects of other CRDs (by group and kind) are passed over; a
+/// list (`kind: List`, as `kubectl get -o yaml` writes, or the CRD's own
+/// list kind) counts as its items.
 pub fn diff_objects(old: Revision<'_>, new: Revision<'_>, objects: &[StoredObject<'_>]) -> Vec<Finding> {
-    let mut out = Vec::new();
+    check_objects(old, new, objects).0
+}
+
+/// [`diff_objects`], and how many objects were of the CRD.
+pub(super) fn check_objects(
+    old: Revision<'_>,
+    new: Revision<'_>,
+    objects: &[StoredObject<'_>],
+) -> (Vec<Finding>, usize) {
+    let (mut out, mut checked) = (Vec::new(), 0);
     for object in objects {
-        let Some(version) = version_of(new, object.document).or_else(|| version_of(old, object.document)) else {
-            continue;
-        };
-        let run =
-            Run { object, name: object_name(&object.document.value), crd: new.crd.metadata.name.clone(), version };
-        run.check(old, new, &mut out);
+        for (value, prefix) in entries(&object.document.value) {
+            let Some(version) = version_of(new, value).or_else(|| version_of(old, value)) else {
+                continue;
+            };
+            checked += 1;
+            let name = object_name(value);
+            let run = Run { object, value, prefix, name, crd: new.crd.metadata.name.clone(), version };
+            run.check(old, new, &mut out);
+        }
     }
-    out
+    (out, checked)
+}
+
+/// The objects of a document with the steps to each: the items of a list
+/// (a `kind` ending in `List` with an `items` array), or the document.
+fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
+    let is_list = doc.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"));
+    match doc.get("items") {
+        Some(Value::Array(items)) if is_list => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (item, vec![Step::Key("items".to_owned()), Step::Index(i)]))
+            .collect(),
+        _ => vec![(doc, Vec::new())],
+    }
 }
 
 /// The version an object of `revision`'s CRD is in, when it is one.
-fn version_of(revision: Revision<'_>, doc: &Document) -> Option<String> {
-    let text = |k: &str| doc.value.get(k).and_then(Value::as_str);
+fn version_of(revision: Revision<'_>, value: &Value) -> Option<String> {
+    let text = |k: &str| value.get(k).and_then(Value::as_str);
     let (group, version) = text("apiVersion")?.rsplit_once('/')?;
     let spec = &revision.crd.spec;
     (group == spec.group && text("kind") == Some(spec.names.kind.as_str())).then(|| version.to_owned())
@@ -73,6 +101,10 @@ fn object_name(value: &Value) -> String {
 /// One object's checks.
 struct Run<'o> {
     object: &'o StoredObject<'o>,
+    /// The object: the document, or an item of a list in it.
+    value: &'o Value,
+    /// The steps from the document to the object.
+    prefix: Vec<Step>,
     name: String,
     crd: String,
     version: String,
@@ -80,7 +112,7 @@ struct Run<'o> {
 
 impl Run<'_> {
     fn check(&self, old: Revision<'_>, new: Revision<'_>, out: &mut Vec<Finding>) {
-        let given = &self.object.document.value;
+        let given = self.value;
         let old_validator = ResourceValidator::from_crd(old.crd, &self.version);
         let new_validator = match ResourceValidator::from_crd(new.crd, &self.version) {
             Ok(v) => v,
@@ -129,7 +161,10 @@ impl Run<'_> {
     /// object.
     fn finding(&self, code: Code, severity: Severity, path: &str, reason: String) -> Finding {
         let doc = self.object.document;
-        let steps = if path == "<nil>" { Vec::new() } else { Path::new(path).steps() };
+        let mut steps = self.prefix.clone();
+        if path != "<nil>" {
+            steps.extend(Path::new(path).steps());
+        }
         let at: Position = doc.spans.nearest(&steps).unwrap_or(doc.start);
         Finding {
             code,

@@ -606,6 +606,16 @@ fn stored_objects_through_the_new_revision() {
     );
     assert!(all[1].reason.contains("Too long"), "{}", all[1].reason);
     assert_eq!(all[1].object.as_ref().unwrap().at, Position { line: 5, column: 6 });
+    // The same objects as `kubectl get -o yaml` writes them: a List.
+    let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: example.com/v1\n  kind: Widget\n  \
+                metadata: {name: w, namespace: ns}\n  spec:\n    a: abcdef\n    b: kept\n";
+    let all = objects_findings(&old, &pruned, list);
+    assert_eq!(
+        all.iter().map(|f| (f.code, f.path.as_str())).collect::<Vec<_>>(),
+        [(Code::ObjectFieldsPruned, "spec.b")]
+    );
+    let at = all[0].object.as_ref().unwrap();
+    assert_eq!((at.at, at.name.as_str()), (Position { line: 9, column: 8 }, "Widget ns/w"));
     // Duplicates in a list that became a set: the API server's uniqueness
     // check is not ratcheted, so even an unchanged update fails.
     let listed = |set: bool| {
