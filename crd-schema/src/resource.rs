@@ -19,7 +19,8 @@
 //! 4. the `scale` subresource's replica and selector paths;
 //! 5. `apiVersion`/`kind`/`metadata` of embedded resources
 //!    ([`objectmeta::validate`]);
-//! 6. uniqueness in `set` and `map` lists ([`listtype`]);
+//! 6. uniqueness in `set` and `map` lists ([`listtype`]); on update only
+//!    when the old object's lists pass it;
 //! 7. with feature `cel`, the `x-kubernetes-validations` rules, unless an
 //!    earlier error is a type, required, enum or size violation, in which
 //!    case one error says the rules were not run.
@@ -251,7 +252,11 @@ impl ResourceValidator {
             errors.extend(scale_errors(scale, object));
         }
         errors.extend(objectmeta::validate(&root, object, self.schema.as_ref(), false));
-        if let Some(schema) = &self.schema {
+        // On an update the lists are checked only when the old object's
+        // pass (upstream's `ValidateUpdate` ratchets them as a whole).
+        if let Some(schema) = &self.schema
+            && old.is_none_or(|old| listtype::validate_list_set_and_map(&root, schema, old).is_empty())
+        {
             errors.extend(listtype::validate_list_set_and_map(&root, schema, object));
         }
         self.rules(object, old, &mut errors);
@@ -645,6 +650,20 @@ mod tests {
                 "spec.replicas: Invalid value: -2: spec.replicas in body should be greater than or equal to 0"
             ]
         );
+    }
+
+    #[test]
+    fn list_uniqueness_is_checked_on_update_only_when_the_old_object_passes_it() {
+        let v = validator(spec_schema(), widgets());
+        let with_tags = |tags: Value| json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "a"}, "spec": {"tags": tags}});
+        let duplicate = "spec.tags[1]: Duplicate value: \"x\"";
+        assert_eq!(texts(&v.create(with_tags(json!(["x", "x"]))).errors), [duplicate]);
+        // The old object has duplicates: the new one's lists are not checked.
+        let kept = v.update(with_tags(json!(["x", "x", "y", "y"])), with_tags(json!(["x", "x"])));
+        assert!(kept.is_valid(), "{:?}", texts(&kept.errors));
+        // The old object is clean: the new one's duplicates are refused.
+        let added = v.update(with_tags(json!(["x", "x"])), with_tags(json!(["x"])));
+        assert_eq!(texts(&added.errors), [duplicate]);
     }
 
     #[test]
