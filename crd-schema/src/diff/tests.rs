@@ -5,6 +5,14 @@ use serde_json::{Value, json};
 use super::*;
 use crate::crd;
 
+/// `base` with the keys of `extra` set over its own.
+fn merged(mut base: Value, extra: &Value) -> Value {
+    for (k, v) in extra.as_object().unwrap() {
+        base[k] = v.clone();
+    }
+    base
+}
+
 fn version(name: &str, served: bool, storage: bool, schema: &Value) -> Value {
     json!({"name": name, "served": served, "storage": storage, "schema": {"openAPIV3Schema": schema}})
 }
@@ -12,11 +20,9 @@ fn version(name: &str, served: bool, storage: bool, schema: &Value) -> Value {
 /// A CRD manifest as pretty JSON (one field per line, so that positions
 /// differ), with `spec` merged over the defaults.
 fn manifest(spec: Value) -> String {
-    let mut full = json!({"group": "example.com", "scope": "Namespaced",
+    let defaults = json!({"group": "example.com", "scope": "Namespaced",
         "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"}});
-    for (k, v) in spec.as_object().unwrap() {
-        full[k] = v.clone();
-    }
+    let full = merged(defaults, &spec);
     let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "widgets.example.com"}, "spec": full});
     serde_json::to_string_pretty(&crd).unwrap()
@@ -302,13 +308,7 @@ fn enum_values_removed_and_added() {
 
 #[test]
 fn patterns_and_formats() {
-    let s = |extra: Value| {
-        let mut a = json!({"type": "string"});
-        for (k, v) in extra.as_object().unwrap() {
-            a[k] = v.clone();
-        }
-        object(json!({"a": a}))
-    };
+    let s = |extra: Value| object(json!({"a": merged(json!({"type": "string"}), &extra)}));
     let f = only(s(json!({"pattern": "^a"})), s(json!({"pattern": "^b"})));
     assert_eq!(
         summary(&f),
@@ -326,19 +326,11 @@ fn patterns_and_formats() {
 #[test]
 fn list_and_map_types() {
     let list = |extra: Value| {
-        let mut a = json!({"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}, "required": ["name", "port"]}});
-        for (k, v) in extra.as_object().unwrap() {
-            a[k] = v.clone();
-        }
-        object(json!({"a": a}))
+        let a = json!({"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}, "required": ["name", "port"]}});
+        object(json!({"a": merged(a, &extra)}))
     };
-    let strings = |extra: Value| {
-        let mut a = json!({"type": "array", "items": {"type": "string"}});
-        for (k, v) in extra.as_object().unwrap() {
-            a[k] = v.clone();
-        }
-        object(json!({"a": a}))
-    };
+    let strings =
+        |extra: Value| object(json!({"a": merged(json!({"type": "array", "items": {"type": "string"}}), &extra)}));
     let f = only(strings(json!({})), strings(json!({"x-kubernetes-list-type": "set"})));
     assert_eq!(summary(&f), ("list-type-changed", Severity::Warning, ".spec.a", Some("atomic (unset)"), Some("set")));
     let map = |keys: Value| list(json!({"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": keys}));
@@ -451,13 +443,7 @@ fn versions_removed_unserved_added_and_storage_moved() {
 fn crd_level_changes() {
     let s = json!({"type": "object"});
     let base = || json!({"versions": [version("v1", true, true, &s)]});
-    let with = |extra: Value| {
-        let mut spec = base();
-        for (k, v) in extra.as_object().unwrap() {
-            spec[k] = v.clone();
-        }
-        manifest(spec)
-    };
+    let with = |extra: Value| manifest(merged(base(), &extra));
     let codes = |new: Value| {
         findings(&manifest(base()), &with(new))
             .iter()
