@@ -6,13 +6,16 @@
 //! Entry point: [`file()`]. The shape of the output is the contract in
 //! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
 //! the default functions and `Default` impls, `resource.rs` the
-//! k8s-openapi traits of root types and `doc.rs` the doc comments. Error
+//! k8s-openapi traits of root types and `doc.rs` the doc comments;
+//! `runs.rs` lays out the version modules' types in pieces, on several
+//! threads for a large file, and this module the frame around them. Error
 //! policy: the only failures are option paths that are not Rust paths and
 //! (a generator bug) tokens that do not parse.
 
 mod defaults;
 mod paths;
 mod resource;
+mod runs;
 mod schema_attrs;
 mod types;
 
@@ -21,7 +24,7 @@ use quote::{format_ident, quote};
 
 use crate::error::{Error, Result};
 use crate::naming::{Case, Names};
-use crate::typespace::{CrdSpace, TypeId, TypeRef, TypeSpace, VersionSpace};
+use crate::typespace::{CrdSpace, TypeId, TypeRef, TypeSpace};
 
 /// What the emitted code looks like beyond the model.
 #[derive(Clone, Debug)]
@@ -42,9 +45,28 @@ struct Ctx<'a> {
     crd_schema_text: String,
     k8s: TokenStream,
     derives: Vec<syn::Path>,
+    /// `#[derive(...)]` attributes built, by their base derives
+    /// (`types::derive_attr`).
+    derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The context of emitting `space`'s types with `options`.
+    fn new(space: &'a TypeSpace, docs: &'a Docs, options: &EmitOptions) -> Result<Self> {
+        let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
+        let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
+        let derives = options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?;
+        Ok(Ctx {
+            space,
+            docs,
+            crd_schema: quote!(#crd_schema),
+            crd_schema_text: options.crd_schema.replace(' ', ""),
+            k8s: quote!(#k8s),
+            derives,
+            derive_attrs: Default::default(),
+        })
+    }
+
     /// The tokens of a type.
     fn ty(&self, ty: &TypeRef) -> TokenStream {
         let k8s = &self.k8s;
@@ -186,30 +208,46 @@ fn parse_path(option: &'static str, value: &str) -> Result<syn::Path> {
 }
 
 /// The whole file for `crds`, read from `sources`.
+///
+/// The version modules' types are laid out in runs (`runs::bodies`);
+/// the rest of the file (each module's doc and `use` block, the `crd()`
+/// functions) is laid out as a frame in which each module's body is one
+/// marker line, replaced by the runs' text.
 pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Result<String> {
+    file_with(crds, sources, options, None)
+}
+
+/// [`file()`], with the runs laid out as `plan` says rather than as suits
+/// the file and the machine.
+fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan: Option<runs::Plan>) -> Result<String> {
     let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
     let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
-    let derives = options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?;
-    let docs = Docs::default();
-    let mut modules = Names::new(Case::Snake);
+    for derive in &options.derives {
+        parse_path("derive", derive)?;
+    }
+    let crd_schema_text = options.crd_schema.replace(' ', "");
+    let k8s_text = quote!(#k8s).to_string().replace(' ', "");
+    let modules: Vec<runs::Module<'_>> = crds
+        .iter()
+        .flat_map(|crd| crd.versions.iter().map(move |version| (crd, version)))
+        .map(|(crd, version)| {
+            let defined = version.space.types.iter().map(|t| t.name.as_str()).collect();
+            runs::Module { crd, version, table: paths::table(&defined, &crd_schema_text, &k8s_text) }
+        })
+        .collect();
+    let depth = if crds.len() == 1 { 1 } else { 2 };
+    let plan = plan.unwrap_or_else(|| runs::Plan::for_file(&modules));
+    let bodies = runs::bodies(&modules, depth, options, plan)?;
+
+    let mut frames = modules.iter().zip(&bodies).enumerate();
+    let mut names = Names::new(Case::Snake);
     let mut items = Vec::new();
     let mut crd_paths = Vec::new();
     for crd in crds {
-        let versions = crd
-            .versions
-            .iter()
-            .map(|v| {
-                let space = &v.space;
-                let ctx = Ctx {
-                    space,
-                    docs: &docs,
-                    crd_schema: quote!(#crd_schema),
-                    crd_schema_text: options.crd_schema.replace(' ', ""),
-                    k8s: quote!(#k8s),
-                    derives: derives.clone(),
-                };
-                version_module(&ctx, crd, v)
-            })
+        let versions = frames
+            .by_ref()
+            .take(crd.versions.len())
+            .map(|(n, (module, body))| version_frame(module, paths::uses(&module.table, &body.used), n))
             .collect::<Vec<_>>();
         let crd_fn = crd_fn(&crd_schema, crd);
         if crds.len() == 1 {
@@ -217,7 +255,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
             items.push(crd_fn);
             crd_paths.push(quote!(crd()));
         } else {
-            let module = ident(&modules.claim(&crd.module));
+            let module = ident(&names.claim(&crd.module));
             let doc = own_doc(&format!("The CustomResourceDefinition `{}`.", crd.name));
             items.push(quote!(#doc pub mod #module { #(#versions)* #crd_fn }));
             crd_paths.push(quote!(#module::crd()));
@@ -231,12 +269,32 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
             ::std::vec![#(#crd_paths),*]
         }
     });
-    let tokens = quote!(#(#items)*);
     let label = crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
-    let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Emit { crd: label, message: e.to_string() })?;
-    let names = sources.join(", ");
-    let code = space_items(&docs.expand(&prettyplease::unparse(&file)));
-    Ok(format!("// @generated by crd-codegen from {names}. Do not edit.\n\n{code}"))
+    let frame = runs::unparse(quote!(#(#items)*), &label)?;
+    let code = space_items(&fill_frame(&frame, &bodies));
+    Ok(format!("// @generated by crd-codegen from {}. Do not edit.\n\n{code}", sources.join(", ")))
+}
+
+/// The name of a module body's marker item, before the body's index: the
+/// frame lays it out as the line `struct __crd_codegen_body_3;`.
+const BODY_MARKER: &str = "__crd_codegen_body_";
+
+/// `frame` with each body's marker line replaced by the body's text.
+fn fill_frame(frame: &str, bodies: &[runs::Body]) -> String {
+    let mut out = String::with_capacity(frame.len() + bodies.iter().map(|b| b.text.len()).sum::<usize>());
+    for line in frame.split_inclusive('\n') {
+        let body = line
+            .trim()
+            .strip_prefix("struct ")
+            .and_then(|marker| marker.strip_prefix(BODY_MARKER))
+            .and_then(|n| n.strip_suffix(';')?.parse::<usize>().ok())
+            .and_then(|n| bodies.get(n));
+        match body {
+            Some(body) => out.push_str(&body.text),
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// `pub fn crd()`: the CRD with all its versions, rebuilt by the derive.
@@ -279,19 +337,19 @@ fn space_items(code: &str) -> String {
     out
 }
 
-fn version_module(ctx: &Ctx<'_>, crd: &CrdSpace, version: &VersionSpace) -> TokenStream {
-    let module = ident(&version.module);
-    let kind = ctx.space.types.first().map(|t| t.name.as_str()).unwrap_or_default();
+/// A version module with its doc and `use` block, and the marker line of
+/// its `n`th body in place of its types.
+fn version_frame(module: &runs::Module<'_>, uses: TokenStream, n: usize) -> TokenStream {
+    let name = ident(&module.version.module);
+    let kind = module.version.space.types.first().map(|t| t.name.as_str()).unwrap_or_default();
     // An inner doc, so that the link resolves inside the module.
-    let doc = format!(" Version `{}` of `{}`: the resource is [`{kind}`].", version.version, crd.name);
-    let types = ctx.space.types.iter().enumerate().map(|(i, _)| types::type_def(ctx, TypeId(i)));
-    let defined = ctx.space.types.iter().map(|t| t.name.as_str()).collect();
-    let k8s = ctx.k8s.to_string().replace(' ', "");
-    let body = paths::shorten(quote!(#(#types)*), &defined, &ctx.crd_schema_text, &k8s);
+    let doc = format!(" Version `{}` of `{}`: the resource is [`{kind}`].", module.version.version, module.crd.name);
+    let marker = format_ident!("{BODY_MARKER}{n}");
     quote! {
-        pub mod #module {
+        pub mod #name {
             #![doc = #doc]
-            #body
+            #uses
+            struct #marker;
         }
     }
 }
@@ -337,5 +395,59 @@ mod tests {
             assert_eq!(through_docs(description), through_prettyplease(description), "{description:?}");
         }
         assert_eq!(through_docs(""), through_prettyplease(""));
+    }
+
+    /// A CRD with two versions of `types` nested object types each, with
+    /// descriptions, an enum, defaults and a printer column.
+    fn crd(name: &str, types: usize) -> String {
+        let mut schema = serde_json::json!({"type": "object", "properties": {
+            "mode": {"type": "string", "enum": ["A", "B"], "default": "A"},
+            "count": {"type": "integer", "default": 3, "description": "How many."}}});
+        for i in 0..types {
+            schema = serde_json::json!({"type": "object", "description": format!("Level {i}."), "properties": {
+                format!("level{i}"): schema,
+                "name": {"type": "string", "maxLength": 10},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "items": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]}}});
+        }
+        let version = |name: &str, storage: bool| {
+            serde_json::json!({"name": name, "served": true, "storage": storage,
+            "additionalPrinterColumns": [{"name": "Name", "type": "string", "jsonPath": ".spec.name"}],
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": schema}}}})
+        };
+        let (plural, group) = name.split_once('.').unwrap_or_default();
+        serde_json::json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": name}, "spec": {"group": group, "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": plural}, "versions": [version("v1", true), version("v1beta1", false)]}})
+        .to_string()
+    }
+
+    #[test]
+    fn runs_on_threads_lay_out_what_one_run_does() {
+        let options = EmitOptions {
+            derives: vec!["schemars::JsonSchema".to_owned()],
+            crd_schema: "::crd_schema".to_owned(),
+            k8s_openapi: "::k8s_openapi".to_owned(),
+        };
+        let mut spaces = Vec::new();
+        for name in ["widgets.example.com", "gadgets.example.com"] {
+            let loaded = crd_schema::crd::parse_source_with(name, crd(name, 12).as_bytes(), &Default::default())
+                .expect("the CRD reads");
+            for (_, crd) in &loaded.crds {
+                spaces.push(CrdSpace::new(crd, Default::default()).expect("the CRD models"));
+            }
+        }
+        // One CRD (version modules one deep) and two (two deep).
+        for crds in [&spaces[..1], &spaces[..]] {
+            let sources = ["w.json".to_owned()];
+            let one_run = runs::Plan { threads: 1, run_weight: usize::MAX };
+            let whole = file_with(crds, &sources, &options, Some(one_run)).expect("the file is emitted");
+            assert!(whole.matches("pub struct ").count() > 2 * 12, "{whole}");
+            for (threads, run_weight) in [(1, 1), (2, 1), (3, 5), (8, 40)] {
+                let plan = runs::Plan { threads, run_weight };
+                let laid = file_with(crds, &sources, &options, Some(plan)).expect("the file is emitted");
+                assert_eq!(laid, whole, "{plan:?}");
+            }
+        }
     }
 }

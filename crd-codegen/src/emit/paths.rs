@@ -15,7 +15,7 @@ use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, Toke
 use quote::quote;
 
 /// A full path and how it is written when it can be short.
-struct Short {
+pub(super) struct Short {
     /// The segments of the full path after its leading `::`.
     full: Vec<String>,
     /// What it becomes: `Option`, or `serde_json::Value` (a path that needs
@@ -28,10 +28,19 @@ struct Short {
 /// Serde attribute keys whose string values are paths.
 const SERDE_PATH_KEYS: &[&str] = &["skip_serializing_if", "default", "deserialize_with", "serialize_with", "with"];
 
-/// The paths to shorten, given the configured `crd-schema` and
-/// `k8s-openapi` paths (as written, `::crd_schema`). A configured path
-/// without a leading `::` is relative and is left as it is.
-fn table(crd_schema: &str, k8s: &str) -> Vec<Short> {
+/// The paths to shorten in a module that defines the type names
+/// `defined`, given the configured `crd-schema` and `k8s-openapi` paths
+/// (as written, `::crd_schema`). A configured path without a leading `::`
+/// is relative and is left as it is.
+pub(super) fn table(defined: &BTreeSet<&str>, crd_schema: &str, k8s: &str) -> Vec<Short> {
+    every_path(crd_schema, k8s)
+        .into_iter()
+        .filter(|s| s.short.len() > 1 || !s.short.iter().any(|n| defined.contains(n.as_str())))
+        .collect()
+}
+
+/// Every path that may be shortened.
+fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
     let prelude = |full: &str| {
         let full: Vec<String> = full.split("::").map(str::to_owned).collect();
         let short = vec![full.last().cloned().unwrap_or_default()];
@@ -70,20 +79,12 @@ fn table(crd_schema: &str, k8s: &str) -> Vec<Short> {
     out
 }
 
-/// `items` (a version module's body) with short paths, preceded by the
-/// `use` block they need. `defined` are the type names the module
-/// defines.
-pub fn shorten(items: TokenStream, defined: &BTreeSet<&str>, crd_schema: &str, k8s: &str) -> TokenStream {
-    let table: Vec<Short> = table(crd_schema, k8s)
-        .into_iter()
-        .filter(|s| s.short.len() > 1 || !s.short.iter().any(|n| defined.contains(n.as_str())))
-        .collect();
-    let mut used = vec![false; table.len()];
-    let body = rewrite(items, &table, &mut used);
-    // `use` lines grouped by parent (`use serde::{Deserialize, Serialize};`),
-    // sorted as rustfmt sorts them.
+/// The `use` block for the paths of `table` that the module `used`:
+/// grouped by parent (`use serde::{Deserialize, Serialize};`), sorted as
+/// rustfmt sorts them.
+pub(super) fn uses(table: &[Short], used: &[bool]) -> TokenStream {
     let mut groups: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
-    for (short, _) in table.iter().zip(&used).filter(|(s, used)| **used && s.import) {
+    for (short, _) in table.iter().zip(used).filter(|(s, used)| **used && s.import) {
         let (name, parent) = short.full.split_last().expect("paths have segments");
         groups.entry(parent.to_vec()).or_default().insert(name.clone());
     }
@@ -96,14 +97,17 @@ pub fn shorten(items: TokenStream, defined: &BTreeSet<&str>, crd_schema: &str, k
             quote!(use #(#parent::)*{#(#names),*};)
         }
     });
-    quote!(#(#uses)* #body)
+    quote!(#(#uses)*)
 }
 
+/// `tokens` (items of a module) with the paths of `table` short, marking
+/// in `used` (one flag per entry of `table`) the paths it shortened.
+//
 // Tokens are moved, never cloned: a group is taken apart after it is
 // dropped, so its stream is not shared and is not copied either. What
 // precedes a token is read from the output, which ends as the input does
 // (a shortened path ends with the same name).
-fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStream {
+pub(super) fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -> TokenStream {
     let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
     let mut i = 0;
@@ -228,8 +232,13 @@ fn shorten_literal(literal: Literal, table: &[Short], used: &mut [bool]) -> Lite
 mod tests {
     use super::*;
 
+    /// `code` with short paths, preceded by the `use` block they need.
     fn short(code: TokenStream, defined: &[&str]) -> String {
-        shorten(code, &defined.iter().copied().collect(), "::crd_schema", "::k8s_openapi").to_string()
+        let table = table(&defined.iter().copied().collect(), "::crd_schema", "::k8s_openapi");
+        let mut used = vec![false; table.len()];
+        let body = rewrite(code, &table, &mut used);
+        let uses = uses(&table, &used);
+        quote!(#uses #body).to_string()
     }
 
     #[test]

@@ -19,8 +19,13 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 }
 
 /// `#[derive(...)]` with the base derives (paths or `Default`) followed by
-/// the user's extras that are not already there.
-fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
+/// the user's extras that are not already there; built once per list of
+/// base derives (a handful per file).
+fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
+    let mut built = ctx.derive_attrs.borrow_mut();
+    if let Some((_, attr)) = built.iter().find(|(b, _)| b == base) {
+        return attr.clone();
+    }
     let mut paths: Vec<syn::Path> = base.iter().filter_map(|p| syn::parse_str(p).ok()).collect();
     let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
     paths.extend(syn::parse_str::<syn::Path>(&schema).ok());
@@ -30,13 +35,15 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&str]) -> TokenStream {
             paths.push(extra.clone());
         }
     }
-    quote!(#[derive(#(#paths),*)])
+    let attr = quote!(#[derive(#(#paths),*)]);
+    built.push((base.to_vec(), attr.clone()));
+    attr
 }
 
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = ctx.doc_attrs(&def.doc);
-    let base: &[&str] = if s.has_default && !defaults::needs_impl(s) {
+    let base: &[&'static str] = if s.has_default && !defaults::needs_impl(s) {
         &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     } else {
         &["Clone", "Debug", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]

@@ -1,0 +1,234 @@
+//! The version modules' types laid out in runs: each module's types are
+//! split into runs of about equal size, and each run goes through tokens,
+//! syn and prettyplease on its own, on as many threads as the machine
+//! offers when the file is large enough to pay for them (a profile of
+//! `crd generate` put emission at 40–60% of its time, all of it on one
+//! core).
+//!
+//! prettyplease lays out each item of a module on its own, starting at the
+//! module's indentation, so a run laid out inside as many wrapper modules
+//! as the real ones, and the wrappers' lines cut off, is the text the
+//! whole module would have had. The corpus tests compare the output with
+//! the checked-in generated code byte for byte.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Ctx, Docs, EmitOptions, paths, types};
+use crate::error::{Error, Result};
+use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
+
+/// One version module to emit.
+pub(super) struct Module<'a> {
+    pub crd: &'a CrdSpace,
+    pub version: &'a VersionSpace,
+    /// Its short paths ([`paths::table`]).
+    pub table: Vec<paths::Short>,
+}
+
+/// A version module's types, laid out.
+pub(super) struct Body {
+    /// Their text, indented for the module.
+    pub text: String,
+    /// Which paths of the module's table they use.
+    pub used: Vec<bool>,
+}
+
+/// How a file's bodies are laid out: on how many threads, in runs of
+/// about how many fields and variants.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Plan {
+    pub threads: usize,
+    pub run_weight: usize,
+}
+
+/// About how many fields and variants make one run, at least.
+const RUN_WEIGHT: usize = 24;
+
+/// Files with fewer fields and variants than this are laid out on the
+/// calling thread alone: a type costs about 30 µs to lay out, starting a
+/// thread about as much as two.
+const PARALLEL_WEIGHT: usize = 48;
+
+/// The most threads one file is laid out on.
+const MAX_THREADS: usize = 8;
+
+impl Plan {
+    /// The plan for `modules` on this machine: one run per module on the
+    /// calling thread for a small file, else several runs per thread, so
+    /// that a large run last does not leave the other threads idle.
+    pub fn for_file(modules: &[Module<'_>]) -> Plan {
+        let total: usize = modules.iter().flat_map(|m| &m.version.space.types).map(weight).sum();
+        let one = Plan { threads: 1, run_weight: usize::MAX };
+        if total < PARALLEL_WEIGHT {
+            return one;
+        }
+        match std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS) {
+            1 => one,
+            threads => Plan { threads, run_weight: RUN_WEIGHT.max(total / (threads * 4)) },
+        }
+    }
+}
+
+/// A run: some consecutive types of one module.
+struct Run {
+    module: usize,
+    types: Range<usize>,
+}
+
+/// The bodies of `modules`, each `depth` modules deep in the file.
+pub(super) fn bodies(modules: &[Module<'_>], depth: usize, options: &EmitOptions, plan: Plan) -> Result<Vec<Body>> {
+    let runs: Vec<Run> = modules
+        .iter()
+        .enumerate()
+        .flat_map(|(n, m)| split(n, &m.version.space.types.iter().map(weight).collect::<Vec<_>>(), plan.run_weight))
+        .collect();
+    let laid = on_threads(plan.threads, &runs, |run| lay_out(&modules[run.module], run.types.clone(), depth, options));
+    let mut out: Vec<Body> =
+        modules.iter().map(|m| Body { text: String::new(), used: vec![false; m.table.len()] }).collect();
+    for (run, laid) in runs.iter().zip(laid) {
+        let (text, used) = laid?;
+        let body = &mut out[run.module];
+        body.text.push_str(&text);
+        body.used.iter_mut().zip(used).for_each(|(all, this)| *all |= this);
+    }
+    Ok(out)
+}
+
+/// What a type costs to lay out, roughly: its fields or variants.
+fn weight(def: &crate::typespace::TypeDef) -> usize {
+    1 + match &def.kind {
+        TypeKind::Struct(s) => s.fields.len(),
+        TypeKind::Enum(e) => e.variants.len(),
+    }
+}
+
+/// A module's types (their `weights`) in consecutive runs of about
+/// `run_weight` each; one run for a module without types, which yields
+/// an empty body.
+fn split(module: usize, weights: &[usize], run_weight: usize) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let (mut start, mut sum) = (0, 0_usize);
+    for (i, w) in weights.iter().enumerate() {
+        sum = sum.saturating_add(*w);
+        if sum >= run_weight {
+            runs.push(Run { module, types: start..i + 1 });
+            (start, sum) = (i + 1, 0);
+        }
+    }
+    if start < weights.len() || runs.is_empty() {
+        runs.push(Run { module, types: start..weights.len() });
+    }
+    runs
+}
+
+/// `job` of every run, in order, on `threads` threads (the caller's one of
+/// them). Threads take the next run when they finish one. Each has the
+/// stack the caller's readers have ([`crd_schema::limits::Limits::STACK_BYTES`]):
+/// a deeply nested default is laid out recursively.
+fn on_threads<T: Send>(threads: usize, runs: &[Run], job: impl Fn(&Run) -> T + Sync) -> Vec<T> {
+    if threads <= 1 || runs.len() <= 1 {
+        return runs.iter().map(job).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(run) = runs.get(i) else { return done };
+            done.push((i, job(run)));
+        }
+    };
+    let mut done = std::thread::scope(|scope| {
+        let stack = crd_schema::limits::Limits::STACK_BYTES;
+        let helpers: Vec<_> = (1..threads.min(runs.len()))
+            .filter_map(|_| std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, work).ok())
+            .collect();
+        let mut done = work();
+        for helper in helpers {
+            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        done
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, result)| result).collect()
+}
+
+/// The text of `types` of `module`, and the short paths it uses.
+fn lay_out(
+    module: &Module<'_>,
+    types: Range<usize>,
+    depth: usize,
+    options: &EmitOptions,
+) -> Result<(String, Vec<bool>)> {
+    if types.is_empty() {
+        return Ok((String::new(), vec![false; module.table.len()]));
+    }
+    let docs = Docs::default();
+    let ctx = Ctx::new(&module.version.space, &docs, options)?;
+    let items: TokenStream = types.map(|i| types::type_def(&ctx, TypeId(i))).collect();
+    let mut used = vec![false; module.table.len()];
+    let mut tokens = paths::rewrite(items, &module.table, &mut used);
+    for _ in 0..depth {
+        tokens = quote!(mod run { #tokens });
+    }
+    let text = unparse(tokens, &module.crd.name)?;
+    Ok((docs.expand(without_wrappers(&text, depth)), used))
+}
+
+/// `text` without its first and last `depth` lines.
+fn without_wrappers(text: &str, depth: usize) -> &str {
+    let mut start = 0;
+    for _ in 0..depth {
+        start = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+    }
+    let mut end = text.len();
+    for _ in 0..depth {
+        end = text[..end.saturating_sub(1)].rfind('\n').map_or(0, |i| i + 1);
+    }
+    &text[start..end.max(start)]
+}
+
+/// `tokens` as a file laid out by prettyplease; `label` names what they
+/// were emitted for in the error of tokens that do not parse.
+pub(super) fn unparse(tokens: TokenStream, label: &str) -> Result<String> {
+    let file =
+        syn::parse2::<syn::File>(tokens).map_err(|e| Error::Emit { crd: label.to_owned(), message: e.to_string() })?;
+    Ok(prettyplease::unparse(&file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_cover_every_type_once_in_order() {
+        let weights = [3, 70, 1, 1, 1, 80, 2];
+        let runs = split(0, &weights, 64);
+        let covered: Vec<usize> = runs.iter().flat_map(|r| r.types.clone()).collect();
+        assert_eq!(covered, (0..weights.len()).collect::<Vec<_>>());
+        assert_eq!(runs.iter().map(|r| r.types.clone()).collect::<Vec<_>>(), [0..2, 2..6, 6..7]);
+        let empty = split(0, &[], 64);
+        assert_eq!((empty.len(), empty[0].types.is_empty()), (1, true));
+        assert_eq!(split(0, &weights, usize::MAX).len(), 1);
+    }
+
+    #[test]
+    fn wrapper_lines_are_cut_off() {
+        let text = "mod run {\n    mod run {\n        struct A;\n        struct B;\n    }\n}\n";
+        assert_eq!(without_wrappers(text, 2), "        struct A;\n        struct B;\n");
+        assert_eq!(without_wrappers("mod run {\n    struct A;\n}\n", 1), "    struct A;\n");
+    }
+
+    #[test]
+    fn results_keep_the_order_of_runs_on_any_number_of_threads() {
+        let runs: Vec<Run> = (0..40).map(|i| Run { module: i, types: 0..i }).collect();
+        for threads in [1, 2, 3, 8] {
+            let out = on_threads(threads, &runs, |run| run.module * 2);
+            assert_eq!(out, (0..40).map(|i| i * 2).collect::<Vec<_>>(), "{threads} threads");
+        }
+    }
+}
