@@ -32,6 +32,7 @@ pub mod doc;
 pub mod emit;
 pub mod error;
 pub mod naming;
+mod parallel;
 pub mod typespace;
 
 use std::path::{Path, PathBuf};

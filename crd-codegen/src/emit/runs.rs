@@ -1,7 +1,7 @@
 //! The version modules' types laid out in runs: each module's types are
 //! split into runs of about equal size, and each run goes through tokens,
 //! syn and prettyplease on its own, on as many threads as the machine
-//! offers when the file is large enough to pay for them (a profile of
+//! offers ([`crate::parallel`]) when the file is large enough to pay for them (a profile of
 //! `crd generate` put emission at 40–60% of its time, all of it on one
 //! core).
 //!
@@ -12,7 +12,6 @@
 //! the checked-in generated code byte for byte.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -53,9 +52,6 @@ const RUN_WEIGHT: usize = 24;
 /// thread about as much as two.
 const PARALLEL_WEIGHT: usize = 48;
 
-/// The most threads one file is laid out on.
-const MAX_THREADS: usize = 8;
-
 impl Plan {
     /// The plan for `modules` on this machine: one run per module on the
     /// calling thread for a small file, else several runs per thread, so
@@ -66,7 +62,7 @@ impl Plan {
         if total < PARALLEL_WEIGHT {
             return one;
         }
-        match std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS) {
+        match crate::parallel::available() {
             1 => one,
             threads => Plan { threads, run_weight: RUN_WEIGHT.max(total / (threads * 4)) },
         }
@@ -86,7 +82,9 @@ pub(super) fn bodies(modules: &[Module<'_>], depth: usize, options: &EmitOptions
         .enumerate()
         .flat_map(|(n, m)| split(n, &m.version.space.types.iter().map(weight).collect::<Vec<_>>(), plan.run_weight))
         .collect();
-    let laid = on_threads(plan.threads, &runs, |run| lay_out(&modules[run.module], run.types.clone(), depth, options));
+    let laid = crate::parallel::map(plan.threads, &runs, |run| {
+        lay_out(&modules[run.module], run.types.clone(), depth, options)
+    });
     let mut out: Vec<Body> =
         modules.iter().map(|m| Body { text: String::new(), used: vec![false; m.table.len()] }).collect();
     for (run, laid) in runs.iter().zip(laid) {
@@ -123,38 +121,6 @@ fn split(module: usize, weights: &[usize], run_weight: usize) -> Vec<Run> {
         runs.push(Run { module, types: start..weights.len() });
     }
     runs
-}
-
-/// `job` of every run, in order, on `threads` threads (the caller's one of
-/// them). Threads take the next run when they finish one. Each has the
-/// stack the caller's readers have ([`crd_schema::limits::Limits::STACK_BYTES`]):
-/// a deeply nested default is laid out recursively.
-fn on_threads<T: Send>(threads: usize, runs: &[Run], job: impl Fn(&Run) -> T + Sync) -> Vec<T> {
-    if threads <= 1 || runs.len() <= 1 {
-        return runs.iter().map(job).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(run) = runs.get(i) else { return done };
-            done.push((i, job(run)));
-        }
-    };
-    let mut done = std::thread::scope(|scope| {
-        let stack = crd_schema::limits::Limits::STACK_BYTES;
-        let helpers: Vec<_> = (1..threads.min(runs.len()))
-            .filter_map(|_| std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, work).ok())
-            .collect();
-        let mut done = work();
-        for helper in helpers {
-            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        }
-        done
-    });
-    done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// The text of `types` of `module`, and the short paths it uses.
@@ -221,14 +187,5 @@ mod tests {
         let text = "mod run {\n    mod run {\n        struct A;\n        struct B;\n    }\n}\n";
         assert_eq!(without_wrappers(text, 2), "        struct A;\n        struct B;\n");
         assert_eq!(without_wrappers("mod run {\n    struct A;\n}\n", 1), "    struct A;\n");
-    }
-
-    #[test]
-    fn results_keep_the_order_of_runs_on_any_number_of_threads() {
-        let runs: Vec<Run> = (0..40).map(|i| Run { module: i, types: 0..i }).collect();
-        for threads in [1, 2, 3, 8] {
-            let out = on_threads(threads, &runs, |run| run.module * 2);
-            assert_eq!(out, (0..40).map(|i| i * 2).collect::<Vec<_>>(), "{threads} threads");
-        }
     }
 }

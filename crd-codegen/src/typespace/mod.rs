@@ -334,24 +334,40 @@ pub struct CrdSpace {
 }
 
 impl CrdSpace {
-    /// Checks and models every version of `crd`.
+    /// Checks and models every version of `crd`, side by side when it has
+    /// several (`crate::parallel`); the first version in error fails.
     pub fn new(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Self> {
+        let indices: Vec<usize> = (0..crd.spec.versions.len()).collect();
+        let threads = if indices.len() > 1 { crate::parallel::available() } else { 1 };
+        let modelled = crate::parallel::map(threads, &indices, |&i| model_version(crd, i, options));
         let mut modules = Names::new(Case::Snake);
-        let mut versions = Vec::with_capacity(crd.spec.versions.len());
-        for (i, version) in crd.spec.versions.iter().enumerate() {
-            let checked = version_schema(crd, i, options)?;
-            let resource = resource(crd, &version.name);
-            let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
-            let (schema, loose) = checked.map_or((None, Vec::new()), |c| (Some(c.schema), c.loose));
-            let input = build::Input { schema: schema.as_ref(), resource, crd: crd_attrs(crd, i), loose: &loose };
-            let space = dedupe::dedupe(build::build(input, all_preserve, options));
+        let mut versions = Vec::with_capacity(modelled.len());
+        for (version, modelled) in crd.spec.versions.iter().zip(modelled) {
+            let (space, loose) = modelled?;
             let module = modules.claim(&naming::snake(&version.name));
-            let base = document_path(crd, i);
-            let loose = loose.into_iter().map(|n| LooseNode { path: base.join(&n.path), ..n }).collect();
             versions.push(VersionSpace { module, version: version.name.clone(), space, loose });
         }
         Ok(Self { name: crd.metadata.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
     }
+}
+
+/// The types of version `i` of `crd`, and its nodes that are not
+/// structural, located in the CRD document.
+fn model_version(
+    crd: &CustomResourceDefinition,
+    i: usize,
+    options: ModelOptions,
+) -> Result<(TypeSpace, Vec<LooseNode>)> {
+    let checked = version_schema(crd, i, options)?;
+    let name = crd.spec.versions.get(i).map(|v| v.name.as_str()).unwrap_or_default();
+    let resource = resource(crd, name);
+    let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
+    let (schema, loose) = checked.map_or((None, Vec::new()), |c| (Some(c.schema), c.loose));
+    let input = build::Input { schema: schema.as_ref(), resource, crd: crd_attrs(crd, i), loose: &loose };
+    let space = dedupe::dedupe(build::build(input, all_preserve, options));
+    let base = document_path(crd, i);
+    let loose = loose.into_iter().map(|n| LooseNode { path: base.join(&n.path), ..n }).collect();
+    Ok((space, loose))
 }
 
 /// A version's schema, checked (and with `allow_non_structural`, made)
