@@ -21,7 +21,7 @@
 //! 7. [`Names::claim`] adds `_2`, `_3`, ... (snake) or `2`, `3`, ... (camel)
 //!    in claim order, i.e. schema order, when a name is taken.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use heck::ToSnakeCase;
 
@@ -160,14 +160,14 @@ pub fn kind_type_name(kind: &str) -> String {
 /// unreadable names nor file names too long for rustdoc.
 pub const MAX_TYPE_NAME: usize = 80;
 
-/// The name wanted for the type of property `json` of type `parent`
-/// (`WidgetSpec` + `parts` → `WidgetSpecParts`), shortened to
-/// `root` + property when it would exceed [`MAX_TYPE_NAME`].
-pub fn nested_type_name(parent: &str, root: &str, json: &str) -> String {
-    let property = camel(json);
+/// The name wanted for the type of a property whose [`camel`] form is
+/// `property`, in type `parent` (`WidgetSpec` + `Parts` →
+/// `WidgetSpecParts`), shortened to `root` + property when it would exceed
+/// [`MAX_TYPE_NAME`].
+pub fn nested_type_name(parent: &str, root: &str, property: &str) -> String {
     // Only a whole identifier can be a keyword: `self` gives `SpecSelf`, not
     // `SpecSelf_` (whose nested types, `SpecSelf_Ref`, would not be camel case).
-    let property = bare(&property);
+    let property = bare(property);
     let property = property.strip_suffix('_').filter(|p| NON_RAW_KEYWORDS.contains(p)).unwrap_or(property);
     let full = format!("{parent}{property}");
     if full.len() <= MAX_TYPE_NAME {
@@ -209,6 +209,33 @@ pub enum Case {
 pub struct Names {
     case: Case,
     taken: HashSet<String>,
+}
+
+/// [`snake`] and [`camel`] forms of names, each worked out once: a large
+/// schema repeats the same few hundred property names thousands of times.
+#[derive(Debug, Default)]
+pub struct Spellings {
+    snake: HashMap<String, String>,
+    camel: HashMap<String, String>,
+}
+
+impl Spellings {
+    /// [`snake`] of `name`.
+    pub fn snake(&mut self, name: &str) -> &str {
+        Self::spelt(&mut self.snake, name, snake)
+    }
+
+    /// [`camel`] of `name`.
+    pub fn camel(&mut self, name: &str) -> &str {
+        Self::spelt(&mut self.camel, name, camel)
+    }
+
+    fn spelt<'a>(known: &'a mut HashMap<String, String>, name: &str, spell: fn(&str) -> String) -> &'a str {
+        if !known.contains_key(name) {
+            known.insert(name.to_owned(), spell(name));
+        }
+        known.get(name).map_or("", String::as_str)
+    }
 }
 
 impl Names {
@@ -258,6 +285,7 @@ mod tests {
         // Found by the random schemas (tests/random-schemas): a property
         // `self` with a nested object gave `SpecSelf_Ref`, which rustc's
         // `non_camel_case_types` rejects.
+        let nested_type_name = |parent: &str, root: &str, json: &str| nested_type_name(parent, root, &camel(json));
         assert_eq!(nested_type_name("Spec", "W", "self"), "SpecSelf");
         assert_eq!(nested_type_name("SpecSelf", "W", "$ref"), "SpecSelfRef");
         assert_eq!(nested_type_name("Spec", "W", "crate"), "SpecCrate");
@@ -266,10 +294,20 @@ mod tests {
 
     #[test]
     fn nested_names_are_bounded() {
-        assert_eq!(nested_type_name("WidgetSpec", "Widget", "parts"), "WidgetSpecParts");
+        assert_eq!(nested_type_name("WidgetSpec", "Widget", "Parts"), "WidgetSpecParts");
         let long = "A".repeat(78);
-        assert_eq!(nested_type_name(&long, "Widget", "level9"), "WidgetLevel9");
-        assert!(nested_type_name(&long, &"B".repeat(90), "x").len() <= MAX_TYPE_NAME);
+        assert_eq!(nested_type_name(&long, "Widget", "Level9"), "WidgetLevel9");
+        assert!(nested_type_name(&long, &"B".repeat(90), "X").len() <= MAX_TYPE_NAME);
+    }
+
+    #[test]
+    fn spellings_are_snake_and_camel() {
+        let mut spellings = Spellings::default();
+        for name in ["podIPs", "self", "x-kubernetes", "9lives", "type", "podIPs"] {
+            assert_eq!(spellings.snake(name), snake(name), "{name}");
+            assert_eq!(spellings.camel(name), camel(name), "{name}");
+        }
+        assert_eq!((spellings.snake.len(), spellings.camel.len()), (5, 5));
     }
 
     #[test]

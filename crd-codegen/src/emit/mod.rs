@@ -156,7 +156,16 @@ fn own_doc(text: &str) -> TokenStream {
 /// out as the line `///@doc#3`) that [`Docs::expand`] replaces by its
 /// lines, as prettyplease writes doc attributes.
 #[derive(Default)]
-struct Docs(std::cell::RefCell<Vec<Vec<String>>>);
+struct Docs(std::cell::RefCell<DocBlocks>);
+
+/// The doc comments of [`Docs`]' placeholders, by number; a description
+/// that repeats (a large CRD repeats a few hundred thousands of times)
+/// has one block and one number.
+#[derive(Default)]
+struct DocBlocks {
+    blocks: Vec<Vec<String>>,
+    numbers: std::collections::HashMap<String, usize>,
+}
 
 /// What a placeholder's line starts with, after its indentation.
 const DOC_PLACEHOLDER: &str = "///@doc#";
@@ -164,13 +173,23 @@ const DOC_PLACEHOLDER: &str = "///@doc#";
 impl Docs {
     /// The placeholder of `description`'s doc comment; nothing for none.
     fn attrs(&self, description: &str) -> TokenStream {
-        let lines = crate::doc::doc_lines(description);
-        if lines.is_empty() {
+        let mut docs = self.0.borrow_mut();
+        let number = match docs.numbers.get(description) {
+            Some(number) => *number,
+            None => {
+                let lines = crate::doc::doc_lines(description);
+                let number = if lines.is_empty() { usize::MAX } else { docs.blocks.len() };
+                if !lines.is_empty() {
+                    docs.blocks.push(lines);
+                }
+                docs.numbers.insert(description.to_owned(), number);
+                number
+            }
+        };
+        if number == usize::MAX {
             return TokenStream::new();
         }
-        let mut blocks = self.0.borrow_mut();
-        let placeholder = format!("@doc#{}", blocks.len());
-        blocks.push(lines);
+        let placeholder = format!("@doc#{number}");
         quote!(#[doc = #placeholder])
     }
 
@@ -178,7 +197,7 @@ impl Docs {
     /// `///`, a space and the line, trailing spaces trimmed (prettyplease's
     /// form of `#[doc = " line"]`), `///` alone for an empty line.
     fn expand(&self, code: &str) -> String {
-        let blocks = self.0.borrow();
+        let blocks = &self.0.borrow().blocks;
         let mut out = String::with_capacity(code.len() + blocks.iter().flatten().map(|l| l.len() + 16).sum::<usize>());
         for line in code.split_inclusive('\n') {
             let content = line.trim_start();

@@ -48,6 +48,8 @@ pub(super) fn build(input: Input<'_>, all_preserve: bool, options: ModelOptions)
         options,
         root: String::new(),
         loose: input.loose.iter().map(|n| (n.path.clone(), n.clone())).collect(),
+        derived: keywords::Derived::default(),
+        spellings: naming::Spellings::default(),
     };
     builder.root(input);
     builder.space
@@ -63,6 +65,10 @@ struct Builder {
     root: String,
     /// The replaced nodes by path (relative to the schema).
     loose: HashMap<Path, loose::LooseNode>,
+    /// The descriptions the derive reads back, worked out once each.
+    derived: keywords::Derived,
+    /// Property names as identifiers, worked out once each.
+    spellings: naming::Spellings,
 }
 
 /// Where a struct sits, which decides its fixed fields.
@@ -105,7 +111,9 @@ impl Builder {
         // A version without schema prunes nothing: everything is kept.
         let preserve = schema.is_none_or(|s| s.extensions.x_preserve_unknown_fields) || self.all_preserve;
         let mut def = self.struct_def(id, schema.unwrap_or(&empty), Place::Root, preserve, &Path::root());
-        def.schema = schema.map(|s| keywords::type_keywords(s, &doc, def.flatten_in_schema)).unwrap_or_default();
+        def.schema = schema
+            .map(|s| keywords::type_keywords(s, &doc, def.flatten_in_schema, &mut self.derived))
+            .unwrap_or_default();
         def.resource = Some(input.resource);
         def.crd = Some(Box::new(input.crd));
         self.set(id, TypeKind::Struct(def));
@@ -174,15 +182,15 @@ impl Builder {
             if place != Place::Plain && RESOURCE_KEYS.contains(&json.as_str()) {
                 continue;
             }
-            let ident = idents.claim(&naming::snake(json));
+            let ident = idents.claim(self.spellings.snake(json));
             let property_at = at.child("properties").key(json.as_str());
-            let wanted = naming::nested_type_name(&parent, &self.root, json);
+            let wanted = naming::nested_type_name(&parent, &self.root, self.spellings.camel(json));
             let ty = self.node(property, &wanted, false, &property_at);
             let slot = slot(property, &ty, required.contains(json));
             let doc = loose::with_note(&property.generic.description, self.note(property, &property_at));
             let item_default = item_default(property, &ty);
             let schema_required = required.contains(json) && slot != Slot::Required;
-            let keywords = keywords::field_keywords(&self.space, property, &ty, &doc);
+            let keywords = keywords::field_keywords(&self.space, property, &ty, &doc, &mut self.derived);
             fields.push(Field {
                 ident,
                 json: json.clone(),
@@ -214,7 +222,7 @@ impl Builder {
     /// `apiVersion`, `kind` and `metadata` of the root (always there) or of
     /// an embedded resource (kept as given), documented by the listed
     /// schemas; in the derived schema only when listed.
-    fn resource_fields(&self, schema: &Structural, place: Place, idents: &mut Names) -> Vec<Field> {
+    fn resource_fields(&mut self, schema: &Structural, place: Place, idents: &mut Names) -> Vec<Field> {
         let required = schema.value_validation.required.as_deref().unwrap_or_default();
         let specials = [
             ("apiVersion", TypeRef::String, Special::ApiVersion),
@@ -231,9 +239,10 @@ impl Builder {
                 };
                 let listed = schema.property(json);
                 let doc = listed.map(|p| p.generic.description.clone()).unwrap_or_default();
-                let keywords = listed.map(|p| keywords::field_keywords(&self.space, p, &ty, &doc));
+                let (space, derived) = (&self.space, &mut self.derived);
+                let keywords = listed.map(|p| keywords::field_keywords(space, p, &ty, &doc, derived));
                 Field {
-                    ident: idents.claim(&naming::snake(json)),
+                    ident: idents.claim(self.spellings.snake(json)),
                     json: json.to_owned(),
                     ty,
                     slot,

@@ -20,6 +20,8 @@
 //! that is not structural, see `loose.rs`) states the description, or its
 //! absence as `description = ""`.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 
 use crd_schema::structural::Structural;
@@ -34,9 +36,10 @@ pub(super) fn field_keywords(
     node: &Structural,
     ty: &TypeRef,
     field_doc: &str,
+    derived: &mut Derived,
 ) -> Map<String, Value> {
     let mut given = given(space, ty);
-    let doc = derived_description(field_doc);
+    let doc = derived.of(field_doc);
     let undescribed = !doc.is_empty() && node.generic.description.is_empty();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
@@ -50,13 +53,18 @@ pub(super) fn field_keywords(
 
 /// The type-level keywords of the root (or any struct stated on the type
 /// itself): what its node says beyond the object the derive builds.
-pub(super) fn type_keywords(node: &Structural, doc: &str, flatten_in_schema: bool) -> Map<String, Value> {
+pub(super) fn type_keywords(
+    node: &Structural,
+    doc: &str,
+    flatten_in_schema: bool,
+    derived: &mut Derived,
+) -> Map<String, Value> {
     let mut given = Map::new();
     given.insert("type".to_owned(), json!("object"));
     if flatten_in_schema {
         given.insert("x-kubernetes-preserve-unknown-fields".to_owned(), Value::Bool(true));
     }
-    let doc = derived_description(doc);
+    let doc = derived.of(doc);
     let undescribed = !doc.is_empty() && node.generic.description.is_empty();
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
@@ -71,6 +79,24 @@ pub(super) fn type_keywords(node: &Structural, doc: &str, flatten_in_schema: boo
         out.insert("description".to_owned(), Value::String(String::new()));
     }
     out
+}
+
+/// [`derived_description`]s worked out, by description: a large CRD
+/// repeats a few hundred descriptions thousands of times (a Kubernetes
+/// type it embeds in many places).
+#[derive(Default)]
+pub(super) struct Derived(HashMap<String, String>);
+
+impl Derived {
+    /// [`derived_description`] of `description`.
+    fn of(&mut self, description: &str) -> String {
+        if let Some(derived) = self.0.get(description) {
+            return derived.clone();
+        }
+        let derived = derived_description(description);
+        self.0.insert(description.to_owned(), derived.clone());
+        derived
+    }
 }
 
 /// The description the derive reads from the doc comment the emitter
@@ -263,11 +289,12 @@ mod tests {
     fn only_what_the_type_does_not_give_is_stated() {
         let space = TypeSpace::default();
         let wire = json!({"type": "integer", "format": "int32", "minimum": 1, "description": "Size."});
-        let got = field_keywords(&space, &node(wire), &TypeRef::I32, "Size.");
+        let got = field_keywords(&space, &node(wire), &TypeRef::I32, "Size.", &mut Derived::default());
         assert_eq!(Value::Object(got), json!({"minimum": 1.0}));
         let wire =
             json!({"type": "array", "items": {"type": "string", "maxLength": 3}, "x-kubernetes-list-type": "set"});
-        let got = field_keywords(&space, &node(wire), &TypeRef::Vec(Box::new(TypeRef::String)), "");
+        let got =
+            field_keywords(&space, &node(wire), &TypeRef::Vec(Box::new(TypeRef::String)), "", &mut Derived::default());
         assert_eq!(Value::Object(got), json!({"x-kubernetes-list-type": "set", "items": {"maxLength": 3}}));
     }
 
@@ -275,10 +302,10 @@ mod tests {
     fn a_doc_comment_beyond_the_description_states_it() {
         let space = TypeSpace::default();
         let preserved = json!({"x-kubernetes-preserve-unknown-fields": true});
-        let got = field_keywords(&space, &node(preserved), &TypeRef::Value, "A note.");
+        let got = field_keywords(&space, &node(preserved), &TypeRef::Value, "A note.", &mut Derived::default());
         assert_eq!(Value::Object(got), json!({"description": ""}));
         let described = json!({"x-kubernetes-preserve-unknown-fields": true, "description": "Doc."});
-        let got = field_keywords(&space, &node(described), &TypeRef::Value, "Doc.\n\nA note.");
+        let got = field_keywords(&space, &node(described), &TypeRef::Value, "Doc.\n\nA note.", &mut Derived::default());
         assert_eq!(Value::Object(got), json!({"description": "Doc."}));
     }
 }
