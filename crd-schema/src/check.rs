@@ -191,13 +191,13 @@ fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
     let schemas: Vec<Option<&JSONSchemaProps>> = (0..spec.versions.len()).map(|i| spec.version_schema(i)).collect();
     let condition = structural::nonstructural_condition(spec.preserve_unknown_fields, &schemas);
     if !condition.is_empty() {
-        let at = doc.spans.nearest(&[key("spec")]);
+        let at = doc.spans.nearest(&[Step::key("spec")]);
         out.push(Finding { text: format!("NonStructuralSchema: {}", field::aggregate(&condition)), at });
     }
     if spec.preserve_unknown_fields == Some(true) {
         out.push(Finding {
             text: "pruning is off (spec.preserveUnknownFields: true): unknown fields are stored as sent".to_owned(),
-            at: doc.spans.nearest(&[key("spec"), key("preserveUnknownFields")]).or(start),
+            at: doc.spans.nearest(&[Step::key("spec"), Step::key("preserveUnknownFields")]).or(start),
         });
     }
     for (i, version) in spec.versions.iter().enumerate() {
@@ -218,7 +218,7 @@ fn warnings(doc: &Document, crd: &CustomResourceDefinition) -> Vec<Finding> {
 // `spec.conversion.webhook`. A v1beta1 document has the internal layout.
 pub(crate) fn document_steps(path: &Path, v1: bool) -> Vec<Step> {
     let mut steps = path.steps();
-    if !v1 || steps.len() < 2 || steps[0] != key("spec") {
+    if !v1 || steps.len() < 2 || steps[0] != Step::key("spec") {
         return steps;
     }
     let hoisted = match &steps[1] {
@@ -229,26 +229,25 @@ pub(crate) fn document_steps(path: &Path, v1: bool) -> Vec<Step> {
         _ => None,
     };
     if let Some(field) = hoisted {
-        let mut head = vec![key("spec"), key("versions"), Step::Index(0), key(field)];
+        let mut head = vec![Step::key("spec"), Step::key("versions"), Step::Index(0), Step::key(field)];
         head.extend(steps.drain(2..));
         steps = head;
     }
-    if steps.get(1) == Some(&key("conversion"))
+    if steps.get(1) == Some(&Step::key("conversion"))
         && matches!(steps.get(2), Some(Step::Key(k)) if k == "webhookClientConfig" || k == "conversionReviewVersions")
     {
-        let inner = if steps[2] == key("webhookClientConfig") { key("clientConfig") } else { steps[2].clone() };
-        steps.splice(2..3, [key("webhook"), inner]);
+        let inner =
+            if steps[2] == Step::key("webhookClientConfig") { Step::key("clientConfig") } else { steps[2].clone() };
+        steps.splice(2..3, [Step::key("webhook"), inner]);
     }
     for i in 1..steps.len() {
-        if steps[i] == key("JSONPath") && steps.get(i.saturating_sub(2)) == Some(&key("additionalPrinterColumns")) {
-            steps[i] = key("jsonPath");
+        if steps[i] == Step::key("JSONPath")
+            && steps.get(i.saturating_sub(2)) == Some(&Step::key("additionalPrinterColumns"))
+        {
+            steps[i] = Step::key("jsonPath");
         }
     }
     steps
-}
-
-fn key(name: &str) -> Step {
-    Step::Key(name.to_owned())
 }
 
 #[cfg(test)]
@@ -271,22 +270,28 @@ mod tests {
         assert_eq!(
             document_steps(&column, true),
             [
-                key("spec"),
-                key("versions"),
+                Step::key("spec"),
+                Step::key("versions"),
                 Step::Index(0),
-                key("additionalPrinterColumns"),
+                Step::key("additionalPrinterColumns"),
                 Step::Index(1),
-                key("jsonPath")
+                Step::key("jsonPath")
             ]
         );
         let review = Path::new("spec").child("conversion").child("conversionReviewVersions").index(0);
         assert_eq!(
             document_steps(&review, true),
-            [key("spec"), key("conversion"), key("webhook"), key("conversionReviewVersions"), Step::Index(0)]
+            [
+                Step::key("spec"),
+                Step::key("conversion"),
+                Step::key("webhook"),
+                Step::key("conversionReviewVersions"),
+                Step::Index(0)
+            ]
         );
         let url = Path::new("spec").child("conversion").child("webhookClientConfig").child("url");
-        assert_eq!(document_steps(&url, true)[3], key("clientConfig"));
-        assert_eq!(document_steps(&url, false)[2], key("webhookClientConfig"));
+        assert_eq!(document_steps(&url, true)[3], Step::key("clientConfig"));
+        assert_eq!(document_steps(&url, false)[2], Step::key("webhookClientConfig"));
     }
 
     #[test]

@@ -109,10 +109,10 @@ impl Path {
                     for segment in name.split('.').filter(|s| !s.is_empty()) {
                         let (head, rest) = segment.split_once('[').unwrap_or((segment, ""));
                         if !head.is_empty() {
-                            steps.push(Step::Key(head.to_owned()));
+                            steps.push(Step::key(head));
                         }
                         for inside in rest.split('[').map(|s| s.trim_end_matches(']')).filter(|s| !s.is_empty()) {
-                            steps.push(inside.parse().map_or_else(|_| Step::Key(inside.to_owned()), Step::Index));
+                            steps.push(inside.parse().map_or_else(|_| Step::key(inside), Step::Index));
                         }
                     }
                 }

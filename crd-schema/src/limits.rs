@@ -297,7 +297,7 @@ impl Limits {
         if let Some(Value::String(pattern)) = map.get("pattern")
             && pattern.len() > self.max_pattern_bytes
         {
-            at.push(Step::Key("pattern".to_owned()));
+            at.push(Step::key("pattern"));
             let position = doc.spans.nearest(at);
             return Err(self.breach(
                 Limit::PatternBytes,
@@ -391,7 +391,7 @@ mod tests {
     fn schema_limits_name_the_place() {
         let text = "schema:\n  properties:\n    a:\n      type: string\n      pattern: abcdef\n    b: {}\n";
         let doc = &parse_documents("s.yaml", text).unwrap()[0];
-        let path = [Step::Key("schema".to_owned())];
+        let path = [Step::key("schema")];
         Limits::default().check_schema("s.yaml", doc, &path).unwrap();
 
         let limits = Limits { max_pattern_bytes: 5, ..Limits::default() };
@@ -410,6 +410,6 @@ mod tests {
             .unwrap();
 
         // No schema at the path: nothing to check.
-        limits.check_schema("s.yaml", doc, &[Step::Key("nothing".to_owned())]).unwrap();
+        limits.check_schema("s.yaml", doc, &[Step::key("nothing")]).unwrap();
     }
 }

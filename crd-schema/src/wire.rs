@@ -201,7 +201,7 @@ impl Decoder {
     }
 
     fn in_key<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.path.push(Step::Key(key.to_owned()));
+        self.path.push(Step::key(key));
         let out = f(self);
         self.path.pop();
         out

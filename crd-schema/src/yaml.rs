@@ -39,6 +39,13 @@ pub enum Step {
     Index(usize),
 }
 
+impl Step {
+    /// The step into object key `name`.
+    pub fn key(name: &str) -> Step {
+        Step::Key(name.to_owned())
+    }
+}
+
 /// Where each value of a document starts in its source.
 ///
 /// The values are kept in document order, each before its children, with

@@ -123,7 +123,7 @@ pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Lo
 /// Where a CRD manifest holds schemas: every version's, and v1beta1's
 /// top-level `spec.validation`.
 fn schema_paths(manifest: &serde_json::Value) -> Vec<Vec<Step>> {
-    let key = |k: &str| Step::Key(k.to_owned());
+    let key = Step::key;
     let mut paths = vec![vec![key("spec"), key("validation"), key("openAPIV3Schema")]];
     let versions = manifest.pointer("/spec/versions").and_then(serde_json::Value::as_array).map_or(0, Vec::len);
     paths.extend(

@@ -157,7 +157,7 @@ pub(super) fn from_written(manifest: &CrdManifest) -> CustomResourceDefinition {
 // Version `i` of a written manifest: a schema is always written, and
 // subresources only when there are some.
 fn written_version(reader: &mut Reader, version: &CrdVersionManifest, i: usize) -> CrdVersion {
-    let key = |k: &str| Step::Key(k.to_owned());
+    let key = Step::key;
     let path = [key("spec"), key("versions"), Step::Index(i), key("schema"), key("openAPIV3Schema")];
     let schema = reader.schema(&version.written_schema(), &path);
     CrdVersion {

@@ -61,8 +61,8 @@ pub struct Served {
 /// assert!(matches!(find_served(&crds, "example.com/v1", "Gadget"), Err(MatchError::NoCrd { .. })));
 /// ```
 pub fn find_served(crds: &[CustomResourceDefinition], api_version: &str, kind: &str) -> Result<Served, MatchError> {
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    let Some(index) = crds.iter().position(|c| c.spec.group == group && c.spec.names.kind == kind) else {
+    let (group, version) = split_api_version(api_version);
+    let Some(index) = crds.iter().position(|c| c.spec.defines(group, kind)) else {
         return Err(MatchError::NoCrd {
             group: group.to_owned(),
             kind: kind.to_owned(),
@@ -74,4 +74,10 @@ pub fn find_served(crds: &[CustomResourceDefinition], api_version: &str, kind: &
         Ok(version) => Ok(Served { crd: index, version }),
         Err(error) => Err(MatchError::Version { crd: crd.metadata.name.clone(), error }),
     }
+}
+
+/// The group and version of an `apiVersion`: `example.com/v1` is
+/// (`example.com`, `v1`), the core group's `v1` is (``, `v1`).
+pub fn split_api_version(api_version: &str) -> (&str, &str) {
+    api_version.rsplit_once('/').unwrap_or(("", api_version))
 }

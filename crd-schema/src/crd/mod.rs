@@ -26,7 +26,7 @@ mod strategy;
 mod version;
 mod write;
 
-pub use matching::{MatchError, Served, find_served};
+pub use matching::{MatchError, Served, find_served, split_api_version};
 
 // The parts of a CRD the manifest writer shares with this model, defined
 // once beside the writer (always compiled).
@@ -286,6 +286,11 @@ impl CrdSpec {
     /// which validation refuses.
     pub fn storage_version(&self) -> Option<&str> {
         self.versions.iter().find(|v| v.storage).map(|v| v.name.as_str())
+    }
+
+    /// Whether this CRD defines the objects of `group` and `kind`.
+    pub fn defines(&self, group: &str, kind: &str) -> bool {
+        self.group == group && self.names.kind == kind
     }
 
     /// The index of version `name` in `spec.versions` when the API server

@@ -46,7 +46,7 @@ pub(super) fn with(path: &[Step], step: Step) -> Vec<Step> {
 }
 
 fn key(path: &[Step], k: &str) -> Vec<Step> {
-    with(path, Step::Key(k.to_owned()))
+    with(path, Step::key(k))
 }
 
 impl Reader {

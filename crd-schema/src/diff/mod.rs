@@ -492,7 +492,7 @@ impl Findings<'_> {
                 side.locate(steps)
             } else {
                 let mut steps = steps.to_vec();
-                steps.push(Step::Key(keyword.to_owned()));
+                steps.push(Step::key(keyword));
                 side.locate(&steps)
             }
         };
@@ -515,10 +515,6 @@ impl Findings<'_> {
 /// A value as findings show it: compact JSON.
 fn show(value: &Value) -> String {
     value.to_string()
-}
-
-fn key(name: &str) -> Step {
-    Step::Key(name.to_owned())
 }
 
 #[cfg(test)]

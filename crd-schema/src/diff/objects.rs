@@ -69,11 +69,9 @@ pub(super) fn check_objects(
 fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
     let is_list = doc.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"));
     match doc.get("items") {
-        Some(Value::Array(items)) if is_list => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| (item, vec![Step::Key("items".to_owned()), Step::Index(i)]))
-            .collect(),
+        Some(Value::Array(items)) if is_list => {
+            items.iter().enumerate().map(|(i, item)| (item, vec![Step::key("items"), Step::Index(i)])).collect()
+        }
         _ => vec![(doc, Vec::new())],
     }
 }
@@ -81,9 +79,8 @@ fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
 /// The version an object of `revision`'s CRD is in, when it is one.
 fn version_of(revision: Revision<'_>, value: &Value) -> Option<String> {
     let text = |k: &str| value.get(k).and_then(Value::as_str);
-    let (group, version) = text("apiVersion")?.rsplit_once('/')?;
-    let spec = &revision.crd.spec;
-    (group == spec.group && text("kind") == Some(spec.names.kind.as_str())).then(|| version.to_owned())
+    let (group, version) = crate::crd::split_api_version(text("apiVersion")?);
+    revision.crd.spec.defines(group, text("kind")?).then(|| version.to_owned())
 }
 
 /// `Kind namespace/name`, as findings name an object.

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::{Change, Code, Findings, Place, Severity, key, show};
+use super::{Change, Code, Findings, Place, Severity, show};
 use crate::structural::{Structural, StructuralOrBool};
 use crate::value_validation::{CompatibilityVersion, is_recognized_format};
 use crate::wire::ValidationRule;
@@ -60,7 +60,7 @@ impl At {
     /// The node reached by `steps` (`["properties", name]`, `["items"]`)
     /// with `path` appended to the schema path; `schema` is its new schema.
     fn child(&self, path: &str, steps: &[&str], schema: Option<&Structural>) -> At {
-        let join = |base: &[Step]| base.iter().cloned().chain(steps.iter().map(|s| key(s))).collect();
+        let join = |base: &[Step]| base.iter().cloned().chain(steps.iter().map(|s| Step::key(s))).collect();
         let path = match (self.path.as_str(), path.strip_prefix('.')) {
             (".", Some(_)) => path.to_owned(),
             _ => format!("{}{path}", self.path),
@@ -633,7 +633,7 @@ fn rule_costs(_: &Structural, _: bool) -> Vec<u64> {
 
 fn indexed(steps: &[Step], list: &str, i: usize) -> Vec<Step> {
     let mut steps = steps.to_vec();
-    steps.extend([key(list), Step::Index(i)]);
+    steps.extend([Step::key(list), Step::Index(i)]);
     steps
 }
 

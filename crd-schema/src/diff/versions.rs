@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Change, Code, Findings, Place, Severity, key, schema};
+use super::{Change, Code, Findings, Place, Severity, schema};
 use crate::crd::{CrdSpec, CrdVersion, CustomResourceDefinition, Subresources};
 use crate::resource::serving_schema;
 use crate::yaml::Step;
@@ -62,7 +62,7 @@ pub(super) fn compare<'a>(out: &mut Findings<'a>) {
 
 /// The document steps of `spec.versions[i]`.
 fn version_steps(i: usize) -> Vec<Step> {
-    vec![key("spec"), key("versions"), Step::Index(i)]
+    vec![Step::key("spec"), Step::key("versions"), Step::Index(i)]
 }
 
 /// The document steps of a version's part that the internal layout may
@@ -78,10 +78,10 @@ fn part_steps(crd: &CustomResourceDefinition, i: usize, part: &str) -> Vec<Step>
     };
     if crd.api_version == V1 || own {
         let mut steps = version_steps(i);
-        steps.push(key(part));
+        steps.push(Step::key(part));
         steps
     } else {
-        vec![key("spec"), key(if part == "schema" { "validation" } else { part })]
+        vec![Step::key("spec"), Step::key(if part == "schema" { "validation" } else { part })]
     }
 }
 
@@ -89,7 +89,7 @@ fn part_steps(crd: &CustomResourceDefinition, i: usize, part: &str) -> Vec<Step>
 // `scope` and `names.kind` immutable once the CRD is established, and the
 // group (with the plural, the CRD's name) always.
 fn crd_level(out: &mut Findings<'_>, old: &CrdSpec, new: &CrdSpec) {
-    let at = |field: &str| vec![key("spec"), key(field)];
+    let at = |field: &str| vec![Step::key("spec"), Step::key(field)];
     if old.scope != new.scope {
         let steps = at("scope");
         let place = Place { version: None, path: "spec.scope", old: &steps, new: &steps };
@@ -134,8 +134,8 @@ fn crd_level(out: &mut Findings<'_>, old: &CrdSpec, new: &CrdSpec) {
     ];
     for (field, old_name, new_name, severity, reason) in names {
         if old_name != new_name {
-            let mut steps = vec![key("spec")];
-            steps.extend(field.split('.').map(key));
+            let mut steps = vec![Step::key("spec")];
+            steps.extend(field.split('.').map(Step::key));
             let path = format!("spec.{field}");
             let place = Place { version: None, path: &path, old: &steps, new: &steps };
             out.push(
@@ -156,7 +156,7 @@ fn crd_level(out: &mut Findings<'_>, old: &CrdSpec, new: &CrdSpec) {
         if gone.is_empty() && !added {
             continue;
         }
-        let steps = vec![key("spec"), key("names"), key(field)];
+        let steps = vec![Step::key("spec"), Step::key("names"), Step::key(field)];
         let path = format!("spec.names.{field}");
         let place = Place { version: None, path: &path, old: &steps, new: &steps };
         let (severity, reason) = if gone.is_empty() {
@@ -192,7 +192,7 @@ fn crd_level(out: &mut Findings<'_>, old: &CrdSpec, new: &CrdSpec) {
 // served in another; its webhook's address only where requests go.
 fn conversion(out: &mut Findings<'_>, old: &CrdSpec, new: &CrdSpec) {
     let strategy = |s: &CrdSpec| s.conversion.as_ref().map_or("None", |c| c.strategy.as_str()).to_owned();
-    let steps = vec![key("spec"), key("conversion")];
+    let steps = vec![Step::key("spec"), Step::key("conversion")];
     let place = Place { version: None, path: "spec.conversion", old: &steps, new: &steps };
     let (old_strategy, new_strategy) = (strategy(old), strategy(new));
     if old_strategy != new_strategy {
@@ -321,8 +321,8 @@ pub(super) fn schemas(out: &mut Findings<'_>, (oi, ni): (usize, usize), name: &s
     let (old, new) = (out.old.crd, out.new.crd);
     let mut old_steps = part_steps(old, oi, "schema");
     let mut new_steps = part_steps(new, ni, "schema");
-    old_steps.push(key("openAPIV3Schema"));
-    new_steps.push(key("openAPIV3Schema"));
+    old_steps.push(Step::key("openAPIV3Schema"));
+    new_steps.push(Step::key("openAPIV3Schema"));
     let place = Place { version: Some(name), path: ".", old: &old_steps, new: &new_steps };
     let (old_schema, new_schema) = (old.spec.version_schema(oi), new.spec.version_schema(ni));
     let (old_schema, new_schema) = match (old_schema, new_schema) {
