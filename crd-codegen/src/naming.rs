@@ -211,30 +211,52 @@ pub struct Names {
     taken: HashSet<String>,
 }
 
-/// [`snake`] and [`camel`] forms of names, each worked out once: a large
-/// schema repeats the same few hundred property names thousands of times.
-#[derive(Debug, Default)]
+/// A function of strings worked out once per distinct input: a large
+/// schema repeats the same few hundred property names and descriptions
+/// thousands of times.
+#[derive(Debug)]
+pub struct Memo {
+    work: fn(&str) -> String,
+    known: HashMap<String, String>,
+}
+
+impl Memo {
+    /// A memo of `work`.
+    pub fn new(work: fn(&str) -> String) -> Self {
+        Self { work, known: HashMap::new() }
+    }
+
+    /// `work` of `input`.
+    pub fn of(&mut self, input: &str) -> &str {
+        if !self.known.contains_key(input) {
+            self.known.insert(input.to_owned(), (self.work)(input));
+        }
+        self.known.get(input).map_or("", String::as_str)
+    }
+}
+
+/// [`snake`] and [`camel`] forms of names, each worked out once.
+#[derive(Debug)]
 pub struct Spellings {
-    snake: HashMap<String, String>,
-    camel: HashMap<String, String>,
+    snake: Memo,
+    camel: Memo,
+}
+
+impl Default for Spellings {
+    fn default() -> Self {
+        Self { snake: Memo::new(snake), camel: Memo::new(camel) }
+    }
 }
 
 impl Spellings {
     /// [`snake`] of `name`.
     pub fn snake(&mut self, name: &str) -> &str {
-        Self::spelt(&mut self.snake, name, snake)
+        self.snake.of(name)
     }
 
     /// [`camel`] of `name`.
     pub fn camel(&mut self, name: &str) -> &str {
-        Self::spelt(&mut self.camel, name, camel)
-    }
-
-    fn spelt<'a>(known: &'a mut HashMap<String, String>, name: &str, spell: fn(&str) -> String) -> &'a str {
-        if !known.contains_key(name) {
-            known.insert(name.to_owned(), spell(name));
-        }
-        known.get(name).map_or("", String::as_str)
+        self.camel.of(name)
     }
 }
 
@@ -307,7 +329,7 @@ mod tests {
             assert_eq!(spellings.snake(name), snake(name), "{name}");
             assert_eq!(spellings.camel(name), camel(name), "{name}");
         }
-        assert_eq!((spellings.snake.len(), spellings.camel.len()), (5, 5));
+        assert_eq!((spellings.snake.known.len(), spellings.camel.known.len()), (5, 5));
     }
 
     #[test]

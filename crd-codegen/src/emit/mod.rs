@@ -50,17 +50,42 @@ struct Ctx<'a> {
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
 }
 
+/// The paths of [`EmitOptions`], parsed (each thread that lays out a run
+/// parses its own: syn's paths stay on the thread that made them).
+struct Paths {
+    crd_schema: syn::Path,
+    /// `crd_schema` as written, without spaces (`::crd_schema`).
+    crd_schema_text: String,
+    k8s: syn::Path,
+    /// `k8s` as its tokens print, without spaces.
+    k8s_text: String,
+    derives: Vec<syn::Path>,
+}
+
+impl Paths {
+    /// The paths of `options`; an option that is not a Rust path is an
+    /// error.
+    fn parse(options: &EmitOptions) -> Result<Self> {
+        let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
+        Ok(Paths {
+            crd_schema: parse_path("crd_schema_path", &options.crd_schema)?,
+            crd_schema_text: options.crd_schema.replace(' ', ""),
+            k8s_text: quote!(#k8s).to_string().replace(' ', ""),
+            k8s,
+            derives: options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?,
+        })
+    }
+}
+
 impl<'a> Ctx<'a> {
     /// The context of emitting `space`'s types with `options`.
     fn new(space: &'a TypeSpace, docs: &'a Docs, options: &EmitOptions) -> Result<Self> {
-        let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
-        let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
-        let derives = options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?;
+        let Paths { crd_schema, crd_schema_text, k8s, derives, .. } = Paths::parse(options)?;
         Ok(Ctx {
             space,
             docs,
             crd_schema: quote!(#crd_schema),
-            crd_schema_text: options.crd_schema.replace(' ', ""),
+            crd_schema_text,
             k8s: quote!(#k8s),
             derives,
             derive_attrs: Default::default(),
@@ -164,7 +189,8 @@ struct Docs(std::cell::RefCell<DocBlocks>);
 #[derive(Default)]
 struct DocBlocks {
     blocks: Vec<Vec<String>>,
-    numbers: std::collections::HashMap<String, usize>,
+    /// The block of each description seen; `None` for one without lines.
+    numbers: std::collections::HashMap<String, Option<usize>>,
 }
 
 /// What a placeholder's line starts with, after its indentation.
@@ -178,17 +204,15 @@ impl Docs {
             Some(number) => *number,
             None => {
                 let lines = crate::doc::doc_lines(description);
-                let number = if lines.is_empty() { usize::MAX } else { docs.blocks.len() };
-                if !lines.is_empty() {
+                let number = (!lines.is_empty()).then_some(docs.blocks.len());
+                if number.is_some() {
                     docs.blocks.push(lines);
                 }
                 docs.numbers.insert(description.to_owned(), number);
                 number
             }
         };
-        if number == usize::MAX {
-            return TokenStream::new();
-        }
+        let Some(number) = number else { return TokenStream::new() };
         let placeholder = format!("@doc#{number}");
         quote!(#[doc = #placeholder])
     }
@@ -239,13 +263,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
 /// [`file()`], with the runs laid out as `plan` says rather than as suits
 /// the file and the machine.
 fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan: Option<runs::Plan>) -> Result<String> {
-    let crd_schema = parse_path("crd_schema_path", &options.crd_schema)?;
-    let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
-    for derive in &options.derives {
-        parse_path("derive", derive)?;
-    }
-    let crd_schema_text = options.crd_schema.replace(' ', "");
-    let k8s_text = quote!(#k8s).to_string().replace(' ', "");
+    let Paths { crd_schema, crd_schema_text, k8s_text, .. } = Paths::parse(options)?;
     let modules: Vec<runs::Module<'_>> = crds
         .iter()
         .flat_map(|crd| crd.versions.iter().map(move |version| (crd, version)))

@@ -20,14 +20,13 @@
 //! that is not structural, see `loose.rs`) states the description, or its
 //! absence as `description = ""`.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value, json};
 
 use crd_schema::structural::Structural;
 
 use super::{TypeId, TypeKind, TypeRef, TypeSpace};
 use crate::doc::doc_lines;
+use crate::naming::Memo;
 
 /// The keywords of schema node `node` that a field of type `ty` with doc
 /// comment `field_doc` must state.
@@ -81,21 +80,19 @@ pub(super) fn type_keywords(
     out
 }
 
-/// [`derived_description`]s worked out, by description: a large CRD
-/// repeats a few hundred descriptions thousands of times (a Kubernetes
-/// type it embeds in many places).
-#[derive(Default)]
-pub(super) struct Derived(HashMap<String, String>);
+/// [`derived_description`]s, worked out once per distinct description.
+pub(super) struct Derived(Memo);
+
+impl Default for Derived {
+    fn default() -> Self {
+        Self(Memo::new(derived_description))
+    }
+}
 
 impl Derived {
     /// [`derived_description`] of `description`.
     fn of(&mut self, description: &str) -> String {
-        if let Some(derived) = self.0.get(description) {
-            return derived.clone();
-        }
-        let derived = derived_description(description);
-        self.0.insert(description.to_owned(), derived.clone());
-        derived
+        self.0.of(description).to_owned()
     }
 }
 
