@@ -107,21 +107,11 @@ fn mutate(node: &mut Map<String, Value>, kind: usize, n: i64) {
             node.remove("required");
         }
         8 => {
-            let keyword = match type_.as_str() {
-                "string" => "maxLength",
-                "integer" | "number" => "maximum",
-                "array" => "maxItems",
-                _ => "maxProperties",
-            };
+            let (_, keyword) = bounds(&type_);
             node.insert(keyword.into(), json!(n.rem_euclid(4)));
         }
         9 => {
-            let keyword = match type_.as_str() {
-                "string" => "minLength",
-                "integer" | "number" => "minimum",
-                "array" => "minItems",
-                _ => "minProperties",
-            };
+            let (keyword, _) = bounds(&type_);
             node.insert(keyword.into(), json!(n.rem_euclid(3)));
         }
         10 => {
@@ -274,4 +264,14 @@ fn a_change_called_safe_keeps_every_valid_object() {
     let covered = covered.into_inner();
     println!("{covered:?} of {CASES} cases");
     assert!(covered.valid >= CASES / 2 && covered.changed >= CASES / 4 && covered.objects >= CASES, "{covered:?}");
+}
+
+/// The lower and upper bound keywords of a node of type `type_`.
+fn bounds(type_: &str) -> (&'static str, &'static str) {
+    match type_ {
+        "string" => ("minLength", "maxLength"),
+        "integer" | "number" => ("minimum", "maximum"),
+        "array" => ("minItems", "maxItems"),
+        _ => ("minProperties", "maxProperties"),
+    }
 }
