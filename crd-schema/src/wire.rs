@@ -186,36 +186,56 @@ impl std::fmt::Display for DecodeIssue {
 
 impl std::error::Error for DecodeIssue {}
 
-/// Collects issues while walking a JSON value.
+/// Collects issues while walking a JSON value that lives for `'v`. The
+/// path borrows its keys from the value and is copied only into an issue.
 #[derive(Debug, Default)]
-pub struct Decoder {
-    path: Vec<Step>,
+pub struct Decoder<'v> {
+    path: Vec<Where<'v>>,
     /// Everything found so far.
     pub issues: Vec<DecodeIssue>,
 }
 
-impl Decoder {
-    fn wrong(&mut self, expected: &str) {
-        self.issues
-            .push(DecodeIssue { path: self.path.clone(), kind: DecodeIssueKind::WrongType(expected.to_owned()) });
+/// One step of [`Decoder`]'s path.
+#[derive(Clone, Copy, Debug)]
+enum Where<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+impl<'v> Decoder<'v> {
+    /// An issue of `kind` at the current path.
+    fn issue(&mut self, kind: DecodeIssueKind) {
+        let path = self
+            .path
+            .iter()
+            .map(|step| match *step {
+                Where::Key(key) => Step::key(key),
+                Where::Index(index) => Step::Index(index),
+            })
+            .collect();
+        self.issues.push(DecodeIssue { path, kind });
     }
 
-    fn in_key<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.path.push(Step::key(key));
+    fn wrong(&mut self, expected: &str) {
+        self.issue(DecodeIssueKind::WrongType(expected.to_owned()));
+    }
+
+    fn in_key<T>(&mut self, key: &'v str, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.path.push(Where::Key(key));
         let out = f(self);
         self.path.pop();
         out
     }
 
     fn in_index<T>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.path.push(Step::Index(index));
+        self.path.push(Where::Index(index));
         let out = f(self);
         self.path.pop();
         out
     }
 
     /// Go string: `null` is `""`.
-    pub fn string(&mut self, v: &Value) -> String {
+    pub fn string(&mut self, v: &'v Value) -> String {
         match v {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
@@ -226,12 +246,12 @@ impl Decoder {
         }
     }
 
-    fn opt_string(&mut self, v: &Value) -> Option<String> {
+    fn opt_string(&mut self, v: &'v Value) -> Option<String> {
         if v.is_null() { None } else { Some(self.string(v)) }
     }
 
     /// Go bool: `null` is `false`.
-    pub fn bool(&mut self, v: &Value) -> bool {
+    pub fn bool(&mut self, v: &'v Value) -> bool {
         match v {
             Value::Bool(b) => *b,
             Value::Null => false,
@@ -242,11 +262,11 @@ impl Decoder {
         }
     }
 
-    fn opt_bool(&mut self, v: &Value) -> Option<bool> {
+    fn opt_bool(&mut self, v: &'v Value) -> Option<bool> {
         if v.is_null() { None } else { Some(self.bool(v)) }
     }
 
-    fn opt_f64(&mut self, v: &Value) -> Option<f64> {
+    fn opt_f64(&mut self, v: &'v Value) -> Option<f64> {
         match v {
             Value::Null => None,
             Value::Number(n) => n.as_f64(),
@@ -257,7 +277,7 @@ impl Decoder {
         }
     }
 
-    fn opt_i64(&mut self, v: &Value) -> Option<i64> {
+    fn opt_i64(&mut self, v: &'v Value) -> Option<i64> {
         match v {
             Value::Null => None,
             Value::Number(n) if n.as_i64().is_some() => n.as_i64(),
@@ -268,7 +288,7 @@ impl Decoder {
         }
     }
 
-    fn list<T>(&mut self, v: &Value, mut item: impl FnMut(&mut Self, &Value) -> T) -> Option<Vec<T>> {
+    fn list<T>(&mut self, v: &'v Value, mut item: impl FnMut(&mut Self, &'v Value) -> T) -> Option<Vec<T>> {
         match v {
             Value::Null => None,
             Value::Array(items) => {
@@ -281,7 +301,7 @@ impl Decoder {
         }
     }
 
-    fn map<T>(&mut self, v: &Value, mut item: impl FnMut(&mut Self, &Value) -> T) -> Option<Vec<(String, T)>> {
+    fn map<T>(&mut self, v: &'v Value, mut item: impl FnMut(&mut Self, &'v Value) -> T) -> Option<Vec<(String, T)>> {
         match v {
             Value::Null => None,
             Value::Object(map) => Some(map.iter().map(|(k, x)| (k.clone(), self.in_key(k, |d| item(d, x)))).collect()),
@@ -292,7 +312,7 @@ impl Decoder {
         }
     }
 
-    fn schema_or_bool(&mut self, v: &Value) -> Option<SchemaOrBool> {
+    fn schema_or_bool(&mut self, v: &'v Value) -> Option<SchemaOrBool> {
         match v {
             Value::Null => None,
             Value::Bool(b) => Some(SchemaOrBool::Bool(*b)),
@@ -301,7 +321,7 @@ impl Decoder {
     }
 
     /// Decodes one schema node.
-    pub fn schema(&mut self, v: &Value) -> JSONSchemaProps {
+    pub fn schema(&mut self, v: &'v Value) -> JSONSchemaProps {
         let mut s = JSONSchemaProps::default();
         let Value::Object(map) = v else {
             if !v.is_null() {
@@ -315,7 +335,7 @@ impl Decoder {
         s
     }
 
-    fn keyword(&mut self, s: &mut JSONSchemaProps, key: &str, v: &Value) {
+    fn keyword(&mut self, s: &mut JSONSchemaProps, key: &str, v: &'v Value) {
         match key {
             "id" => s.id = self.string(v),
             "$schema" => s.schema = self.string(v),
@@ -372,11 +392,11 @@ impl Decoder {
             "x-kubernetes-list-type" => s.x_list_type = self.opt_string(v),
             "x-kubernetes-map-type" => s.x_map_type = self.opt_string(v),
             "x-kubernetes-validations" => s.x_validations = self.list(v, Self::rule),
-            _ => self.issues.push(DecodeIssue { path: self.path.clone(), kind: DecodeIssueKind::UnknownField }),
+            _ => self.issue(DecodeIssueKind::UnknownField),
         }
     }
 
-    fn external_docs(&mut self, v: &Value) -> Option<ExternalDocumentation> {
+    fn external_docs(&mut self, v: &'v Value) -> Option<ExternalDocumentation> {
         let Value::Object(map) = v else {
             if !v.is_null() {
                 self.wrong("an object");
@@ -388,13 +408,13 @@ impl Decoder {
             self.in_key(key, |d| match key.as_str() {
                 "description" => docs.description = d.string(value),
                 "url" => docs.url = d.string(value),
-                _ => d.issues.push(DecodeIssue { path: d.path.clone(), kind: DecodeIssueKind::UnknownField }),
+                _ => d.issue(DecodeIssueKind::UnknownField),
             });
         }
         Some(docs)
     }
 
-    fn rule(&mut self, v: &Value) -> ValidationRule {
+    fn rule(&mut self, v: &'v Value) -> ValidationRule {
         let mut rule = ValidationRule::default();
         let Value::Object(map) = v else {
             if !v.is_null() {
@@ -410,7 +430,7 @@ impl Decoder {
                 "reason" => rule.reason = d.opt_string(value),
                 "fieldPath" => rule.field_path = d.string(value),
                 "optionalOldSelf" => rule.optional_old_self = d.opt_bool(value),
-                _ => d.issues.push(DecodeIssue { path: d.path.clone(), kind: DecodeIssueKind::UnknownField }),
+                _ => d.issue(DecodeIssueKind::UnknownField),
             });
         }
         rule

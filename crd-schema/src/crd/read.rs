@@ -82,12 +82,12 @@ impl Reader {
         }
     }
 
-    fn scalar<T>(
+    fn scalar<'v, T>(
         &mut self,
-        m: &Map<String, Value>,
+        m: &'v Map<String, Value>,
         k: &str,
         path: &[Step],
-        f: impl FnOnce(&mut Decoder, &Value) -> T,
+        f: impl FnOnce(&mut Decoder<'v>, &'v Value) -> T,
     ) -> T {
         let mut d = Decoder::default();
         let out = f(&mut d, m.get(k).unwrap_or(&Value::Null));
@@ -162,7 +162,7 @@ impl Reader {
         }
     }
 
-    fn absorb(&mut self, d: Decoder, prefix: &[Step]) {
+    fn absorb(&mut self, d: Decoder<'_>, prefix: &[Step]) {
         for mut issue in d.issues {
             let mut path = prefix.to_vec();
             path.append(&mut issue.path);
