@@ -21,7 +21,7 @@
 //! 7. [`Names::claim`] adds `_2`, `_3`, ... (snake) or `2`, `3`, ... (camel)
 //!    in claim order, i.e. schema order, when a name is taken.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use heck::ToSnakeCase;
 
@@ -223,7 +223,7 @@ pub struct Memo {
 impl Memo {
     /// A memo of `work`.
     pub fn new(work: fn(&str) -> String) -> Self {
-        Self { work, known: HashMap::new() }
+        Self { work, known: HashMap::default() }
     }
 
     /// `work` of `input`.
@@ -263,7 +263,7 @@ impl Spellings {
 impl Names {
     /// An empty scope.
     pub fn new(case: Case) -> Self {
-        Self { case, taken: HashSet::new() }
+        Self { case, taken: HashSet::default() }
     }
 
     /// Whether `ident` is already taken.

@@ -190,7 +190,7 @@ struct Docs(std::cell::RefCell<DocBlocks>);
 struct DocBlocks {
     blocks: Vec<Vec<String>>,
     /// The block of each description seen; `None` for one without lines.
-    numbers: std::collections::HashMap<String, Option<usize>>,
+    numbers: foldhash::HashMap<String, Option<usize>>,
 }
 
 /// What a placeholder's line starts with, after its indentation.

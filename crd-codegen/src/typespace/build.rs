@@ -10,7 +10,7 @@
 //! that `loose.rs` replaced is documented on the field (or root type) that
 //! holds it.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::Value;
 

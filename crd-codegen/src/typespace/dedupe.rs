@@ -21,7 +21,7 @@
 //! their uses refer to it. Surviving types keep the names they had, so the
 //! result does not depend on hash order and names do not shift.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::mem::Discriminant;
 
 use serde_json::Value;
@@ -69,7 +69,7 @@ pub(super) fn dedupe(space: TypeSpace) -> TypeSpace {
     // sees every type's children before the type itself.
     let mut class = vec![0; n];
     let mut first_of_class: Vec<usize> = Vec::new();
-    let mut classes: HashMap<Key, usize> = HashMap::new();
+    let mut classes: HashMap<Key, usize> = HashMap::default();
     for i in (0..n).rev() {
         let key = key(&space.types[i], &class);
         let next = classes.len();
