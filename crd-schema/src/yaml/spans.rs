@@ -1,0 +1,195 @@
+//! The position table of a parsed document ([`Spans`]): where each value
+//! starts in its source, found by JSON path.
+
+use super::{Position, Step};
+
+/// Where each value of a document starts in its source.
+///
+/// The values are kept in document order, each before its children, with
+/// the index just past its last descendant and, inside a mapping, its
+/// key; the keys are stored end to end in one string. Building the table
+/// costs one entry per value, and a lookup walks only the children along
+/// its path: positions are wanted for errors, which are usually few. A
+/// lookup that walks past the first `SCANNED_CHILDREN` children of a
+/// collection indexes them all, so that many errors in a wide mapping or
+/// a long sequence cost one pass over it, not one each.
+#[derive(Clone, Debug, Default)]
+pub struct Spans {
+    pub(super) nodes: Vec<SpanNode>,
+    pub(super) keys: String,
+    indexes: ChildIndexes,
+}
+
+/// Children a lookup walks before the collection is indexed.
+const SCANNED_CHILDREN: usize = 16;
+
+/// The children of each indexed collection of [`Spans`], by node index.
+/// A clone starts empty: the indexes are built again when needed.
+#[derive(Default)]
+struct ChildIndexes(std::sync::Mutex<foldhash::HashMap<usize, std::sync::Arc<ChildIndex>>>);
+
+crate::structural::derived_on_first_use!(ChildIndexes);
+
+/// One collection's children: in order, and a mapping's by key.
+#[derive(Debug)]
+struct ChildIndex {
+    items: Vec<usize>,
+    keys: foldhash::HashMap<Box<str>, usize>,
+}
+
+/// One value of [`Spans`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SpanNode {
+    pub(super) at: Position,
+    /// Index just past the value's last descendant.
+    pub(super) end: usize,
+    /// The key's range in [`Spans::keys`]; `None` for an item of a
+    /// sequence and for the document itself.
+    pub(super) key: Option<(usize, usize)>,
+}
+
+impl Spans {
+    /// The position of the value at `path`, if known.
+    pub fn get(&self, path: &[Step]) -> Option<Position> {
+        let mut node = (!self.nodes.is_empty()).then_some(0)?;
+        for step in path {
+            node = self.child(node, step)?;
+        }
+        Some(self.nodes[node].at)
+    }
+
+    /// The position of the value at `path`, or of its nearest known ancestor.
+    pub fn nearest(&self, path: &[Step]) -> Option<Position> {
+        (0..=path.len()).rev().find_map(|n| self.get(&path[..n]))
+    }
+
+    /// The index of `parent`'s child at `step`.
+    fn child(&self, parent: usize, step: &Step) -> Option<usize> {
+        let end = self.nodes[parent].end;
+        let mut child = parent + 1;
+        let mut index = 0;
+        while child < end {
+            if index == SCANNED_CHILDREN {
+                return self.indexed_child(parent, step);
+            }
+            let node = &self.nodes[child];
+            let found = match (step, node.key) {
+                (Step::Key(key), Some((from, to))) => self.keys[from..to] == *key,
+                (Step::Index(i), None) => *i == index,
+                _ => return None,
+            };
+            if found {
+                return Some(child);
+            }
+            index += 1;
+            child = node.end;
+        }
+        None
+    }
+
+    /// [`Self::child`] through the index of `parent`'s children, built on
+    /// first use.
+    fn indexed_child(&self, parent: usize, step: &Step) -> Option<usize> {
+        let index = {
+            let mut indexes = self.indexes.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let index = indexes.entry(parent).or_insert_with(|| std::sync::Arc::new(self.index_children(parent)));
+            std::sync::Arc::clone(index)
+        };
+        match step {
+            Step::Key(key) => index.keys.get(key.as_str()).copied(),
+            Step::Index(i) => index.items.get(*i).copied().filter(|&c| self.nodes[c].key.is_none()),
+        }
+    }
+
+    fn index_children(&self, parent: usize) -> ChildIndex {
+        let mut index = ChildIndex { items: Vec::new(), keys: foldhash::HashMap::default() };
+        let end = self.nodes[parent].end;
+        let mut child = parent + 1;
+        while child < end {
+            let node = &self.nodes[child];
+            index.items.push(child);
+            if let Some((from, to)) = node.key {
+                // The first of repeated keys, as a scan finds it.
+                index.keys.entry(self.keys[from..to].into()).or_insert(child);
+            }
+            child = node.end;
+        }
+        index
+    }
+
+    /// Records a value that starts at `at` (under `key` in a mapping); its
+    /// children follow until [`Self::close`].
+    pub(super) fn open(&mut self, at: Position, key: Option<&str>) -> usize {
+        let key = key.map(|key| {
+            self.keys.push_str(key);
+            (self.keys.len() - key.len(), self.keys.len())
+        });
+        self.nodes.push(SpanNode { at, end: 0, key });
+        self.nodes.len() - 1
+    }
+
+    /// Ends the value `node` opened, after its children.
+    pub(super) fn close(&mut self, node: usize) {
+        self.nodes[node].end = self.nodes.len();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parse_documents;
+
+    #[test]
+    fn documents_and_spans() {
+        let docs = parse_documents("t.yaml", "---\na:\n  b: [1, 2]\n---\n---\nc: d\n").unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1].index, 1);
+        assert_eq!(docs[1].start.line, 6);
+        let p = docs[0].spans.get(&[Step::Key("a".into()), Step::Key("b".into()), Step::Index(1)]).unwrap();
+        assert_eq!((p.line, p.column), (3, 10));
+    }
+
+    #[test]
+    fn spans_follow_keys_and_indexes_only_where_they_apply() {
+        let docs = parse_documents("t.yaml", "a:\n  - p: 1\n    q: [2, {z: 3}]\n  - 4\nb: {}\n\"\": 5\n").unwrap();
+        let spans = &docs[0].spans;
+        let key = |k: &str| Step::Key(k.to_owned());
+        let at = |path: &[Step]| spans.get(path).map(|p| (p.line, p.column));
+        assert_eq!(at(&[]), Some((1, 1)));
+        assert_eq!(at(&[key("a"), Step::Index(0), key("q"), Step::Index(1), key("z")]), Some((3, 16)));
+        assert_eq!(at(&[key("a"), Step::Index(1)]), Some((4, 5)));
+        assert_eq!(at(&[key("b")]), Some((5, 4)));
+        assert_eq!(at(&[key("")]), Some((6, 5)));
+        // A key into a sequence, an index into a mapping, a missing key.
+        assert_eq!(at(&[key("a"), key("0")]), None);
+        assert_eq!(at(&[Step::Index(0)]), None);
+        assert_eq!(at(&[key("a"), Step::Index(2)]), None);
+        let nearest = spans.nearest(&[key("b"), key("missing"), Step::Index(3)]).unwrap();
+        assert_eq!((nearest.line, nearest.column), (5, 4));
+    }
+
+    #[test]
+    fn wide_collections_are_indexed_and_found_as_by_a_scan() {
+        let n = SCANNED_CHILDREN * 4;
+        let keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\": [{}]", vec!["1"; i % 3 + 1].join(", "))).collect();
+        let items: Vec<String> = (0..n).map(|i| format!("{{\"i\": {i}}}")).collect();
+        let text = format!("{{\"m\": {{{}}}, \"s\": [{}]}}", keys.join(", "), items.join(", "));
+        let docs = parse_documents("t.json", &text).unwrap();
+        let spans = &docs[0].spans;
+        let key = |k: &str| Step::Key(k.to_owned());
+        let column = |path: &[Step]| spans.get(path).and_then(|p| usize::try_from(p.column).ok());
+        // Positions from the text itself, for keys past the scanned ones.
+        for i in [0, SCANNED_CHILDREN - 1, SCANNED_CHILDREN, n - 1] {
+            let value = text.find(&format!("\"k{i}\": [")).unwrap() + format!("\"k{i}\": ").len();
+            assert_eq!(column(&[key("m"), key(&format!("k{i}"))]), Some(value + 1), "k{i}");
+            let item = text.find(&format!("{{\"i\": {i}}}")).unwrap();
+            assert_eq!(column(&[key("s"), Step::Index(i)]), Some(item + 1), "item {i}");
+            assert_eq!(column(&[key("s"), Step::Index(i), key("i")]), Some(item + 7), "item {i}'s key");
+        }
+        // Misses stay misses once the collections are indexed.
+        assert_eq!(column(&[key("m"), key("absent")]), None);
+        assert_eq!(column(&[key("m"), Step::Index(n - 1)]), None);
+        assert_eq!(column(&[key("s"), Step::Index(n)]), None);
+        assert_eq!(column(&[key("s"), key("k1")]), None);
+    }
+}
