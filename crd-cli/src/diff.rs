@@ -42,18 +42,12 @@ struct Side {
 
 impl Side {
     fn load(path: &std::path::Path) -> Result<Self, String> {
-        let (mut crds, mut skipped) = (Vec::new(), Vec::new());
-        for loaded in crd::load_with(path, &super::limits()) {
-            let loaded = loaded.map_err(|e| e.to_string())?;
-            skipped.extend(loaded.skipped.iter().map(|s| format!("{}:{}: {}", loaded.file, s.start, s.reason)));
+        let mut crds = Vec::new();
+        for loaded in super::prune::load_crd_files(&[path.to_owned()], &path.display().to_string())? {
             let source = std::rc::Rc::new(diag::Source::new(loaded.text));
             for (doc, crd) in loaded.crds {
                 crds.push((loaded.file.clone(), std::rc::Rc::clone(&source), doc, crd));
             }
-        }
-        if crds.is_empty() {
-            let why = if skipped.is_empty() { "no YAML or JSON file".to_owned() } else { skipped.join("; ") };
-            return Err(format!("no CustomResourceDefinition in {}: {why}", path.display()));
         }
         Ok(Self { crds })
     }

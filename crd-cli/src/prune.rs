@@ -101,21 +101,29 @@ fn resolve(
 /// The CRDs of the `--crd` files and directories; none is an error, which
 /// says what each document was instead, or which paths held no file.
 pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
-    let (mut crds, mut skipped) = (Vec::new(), Vec::new());
+    let files = load_crd_files(paths, "the --crd files")?;
+    Ok(files.into_iter().flat_map(|loaded| loaded.crds.into_iter().map(|(_, crd)| crd)).collect())
+}
+
+/// The files of `paths` (files or directories) as loaded, for the commands
+/// that read CRDs; none holding a CRD is an error naming `place` and what
+/// each document was instead, or which paths held no file.
+pub(super) fn load_crd_files(paths: &[PathBuf], place: &str) -> Result<Vec<crd::Loaded>, String> {
+    let (mut files, mut skipped) = (Vec::new(), Vec::new());
     for path in paths {
         for loaded in crd::load_with(path, &super::limits()) {
             let loaded = loaded.map_err(|e| e.to_string())?;
             skipped.extend(loaded.skipped.iter().map(|s| format!("{}:{}: {}", loaded.file, s.start, s.reason)));
-            crds.extend(loaded.crds.into_iter().map(|(_, c)| c));
+            files.push(loaded);
         }
     }
-    if crds.is_empty() {
+    if files.iter().all(|loaded| loaded.crds.is_empty()) {
         if skipped.is_empty() {
             skipped = paths.iter().map(|p| format!("{}: no YAML or JSON file", p.display())).collect();
         }
-        return Err(format!("no CustomResourceDefinition in the --crd files: {}", skipped.join("; ")));
+        return Err(format!("no CustomResourceDefinition in {place}: {}", skipped.join("; ")));
     }
-    Ok(crds)
+    Ok(files)
 }
 
 /// A bare `openAPIV3Schema` file, in serving form.

@@ -191,6 +191,12 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
         "error: no CustomResourceDefinition in {not_a_crd}: {not_a_crd}:1:1: ConfigMap (v1) is not a CustomResourceDefinition"
     );
     assert_eq!((code, err.trim_end()), (2, why.as_str()));
+    let empty = dir.0.join("empty");
+    std::fs::create_dir_all(&empty).expect("scratch directory");
+    let empty = empty.display().to_string();
+    let (code, _, err) = run(&["diff", &old, &empty]);
+    let why = format!("error: no CustomResourceDefinition in {empty}: {empty}: no YAML or JSON file");
+    assert_eq!((code, err.trim_end()), (2, why.as_str()));
     let (code, _, err) = run(&["diff", "--allow", "no-such-code", &old, &new]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'no-such-code' for '--allow <CODE>'"), "{err}");
