@@ -43,7 +43,7 @@ struct Side {
 impl Side {
     fn load(path: &std::path::Path) -> Result<Self, String> {
         let mut crds = Vec::new();
-        for loaded in super::prune::load_crd_files(&[path.to_owned()], &path.display().to_string())? {
+        for loaded in super::load_crd_files(&[path], &path.display().to_string())? {
             let source = std::rc::Rc::new(diag::Source::new(loaded.text));
             for (doc, crd) in loaded.crds {
                 crds.push((loaded.file.clone(), std::rc::Rc::clone(&source), doc, crd));

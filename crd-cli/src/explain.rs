@@ -38,7 +38,6 @@ pub fn command(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 
 /// Loads the CRDs and explains the resource.
 fn run(args: &Args) -> Result<String, ExplainError> {
-    let crds =
-        super::prune::load_crds(&args.crds).map_err(|message| ExplainError { message, printed: String::new() })?;
+    let crds = super::load_crds(&args.crds).map_err(|message| ExplainError { message, printed: String::new() })?;
     explain(&crds, &args.resource, args.version.as_deref(), args.recursive)
 }

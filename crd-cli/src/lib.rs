@@ -24,8 +24,10 @@ pub mod prune;
 pub mod validate;
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use args::Task;
+use crd_schema::crd::{self, CustomResourceDefinition};
 use crd_schema::limits::Limits;
 
 thread_local! {
@@ -36,6 +38,34 @@ thread_local! {
 /// The limits of the running command.
 fn limits() -> Limits {
     LIMITS.with(std::cell::Cell::get)
+}
+
+/// The CRDs of the `--crd` files and directories; none is an error, which
+/// says what each document was instead, or which paths held no file.
+fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
+    let files = load_crd_files(paths, "the --crd files")?;
+    Ok(files.into_iter().flat_map(|loaded| loaded.crds.into_iter().map(|(_, crd)| crd)).collect())
+}
+
+/// The files of `paths` (files or directories) as loaded, for the commands
+/// that read CRDs; none holding a CRD is an error naming `place` and what
+/// each document was instead, or which paths held no file.
+fn load_crd_files(paths: &[impl AsRef<Path>], place: &str) -> Result<Vec<crd::Loaded>, String> {
+    let (mut files, mut skipped) = (Vec::new(), Vec::new());
+    for path in paths {
+        for loaded in crd::load_with(path.as_ref(), &limits()) {
+            let loaded = loaded.map_err(|e| e.to_string())?;
+            skipped.extend(loaded.skipped.iter().map(|s| format!("{}:{}: {}", loaded.file, s.start, s.reason)));
+            files.push(loaded);
+        }
+    }
+    if files.iter().all(|loaded| loaded.crds.is_empty()) {
+        if skipped.is_empty() {
+            skipped = paths.iter().map(|p| format!("{}: no YAML or JSON file", p.as_ref().display())).collect();
+        }
+        return Err(format!("no CustomResourceDefinition in {place}: {}", skipped.join("; ")));
+    }
+    Ok(files)
 }
 
 /// Runs the tool with `args` (without the program name); returns the exit
@@ -76,4 +106,31 @@ fn run_task(task: &Task, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         let _ = writeln!(err, "error: {message}");
         2
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_crd_says_what_the_documents_were() {
+        let dir = std::env::temp_dir().join(format!("crd-prune-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cm.yaml");
+        std::fs::write(&file, "# a ConfigMap\napiVersion: v1\nkind: ConfigMap\n").unwrap();
+        let err = load_crds(std::slice::from_ref(&file)).unwrap_err();
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let err_empty = load_crds(std::slice::from_ref(&empty)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let file = file.display();
+        assert_eq!(
+            err,
+            format!(
+                "no CustomResourceDefinition in the --crd files: {file}:2:1: ConfigMap (v1) is not a CustomResourceDefinition"
+            )
+        );
+        let empty = empty.display();
+        assert_eq!(err_empty, format!("no CustomResourceDefinition in the --crd files: {empty}: no YAML or JSON file"));
+    }
 }

@@ -44,7 +44,7 @@ pub fn command(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 }
 
 fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
-    let crds = super::prune::load_crds(&args.crds)?;
+    let crds = super::load_crds(&args.crds)?;
     let crds = of_group(crds, args.group.as_deref())?;
     let version = match &args.version {
         Some(v) => check_version(&crds, v)?,

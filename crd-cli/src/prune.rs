@@ -98,34 +98,6 @@ fn resolve(
     }))
 }
 
-/// The CRDs of the `--crd` files and directories; none is an error, which
-/// says what each document was instead, or which paths held no file.
-pub(super) fn load_crds(paths: &[PathBuf]) -> Result<Vec<CustomResourceDefinition>, String> {
-    let files = load_crd_files(paths, "the --crd files")?;
-    Ok(files.into_iter().flat_map(|loaded| loaded.crds.into_iter().map(|(_, crd)| crd)).collect())
-}
-
-/// The files of `paths` (files or directories) as loaded, for the commands
-/// that read CRDs; none holding a CRD is an error naming `place` and what
-/// each document was instead, or which paths held no file.
-pub(super) fn load_crd_files(paths: &[PathBuf], place: &str) -> Result<Vec<crd::Loaded>, String> {
-    let (mut files, mut skipped) = (Vec::new(), Vec::new());
-    for path in paths {
-        for loaded in crd::load_with(path, &super::limits()) {
-            let loaded = loaded.map_err(|e| e.to_string())?;
-            skipped.extend(loaded.skipped.iter().map(|s| format!("{}:{}: {}", loaded.file, s.start, s.reason)));
-            files.push(loaded);
-        }
-    }
-    if files.iter().all(|loaded| loaded.crds.is_empty()) {
-        if skipped.is_empty() {
-            skipped = paths.iter().map(|p| format!("{}: no YAML or JSON file", p.display())).collect();
-        }
-        return Err(format!("no CustomResourceDefinition in {place}: {}", skipped.join("; ")));
-    }
-    Ok(files)
-}
-
 /// A bare `openAPIV3Schema` file, in serving form.
 pub(super) fn load_schema(path: &std::path::Path) -> Result<Structural, String> {
     let (file, _, docs) = crd::read_documents_with(path, &super::limits()).map_err(|e| e.to_string())?;
@@ -167,7 +139,7 @@ fn describe(value: &Value) -> String {
 pub fn run(args: &Args, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, String> {
     let inputs = load_inputs(&args.inputs)?;
     let (crds, bare) = match &args.target {
-        Target::Crd { paths, .. } => (load_crds(paths)?, None),
+        Target::Crd { paths, .. } => (super::load_crds(paths)?, None),
         Target::Schema { path, root } => (Vec::new(), Some((load_schema(path)?, *root))),
     };
     let version = match &args.target {
@@ -231,27 +203,5 @@ mod tests {
         assert!(err.starts_with("widgets.example.com: schema is not structural"), "{err}");
         let fits_none = resolve(&crds, &object("example.com/v2"), None).unwrap().err().unwrap();
         assert_eq!(fits_none, "CRD widgets.example.com has no version \"v2\" (served: v1)");
-    }
-
-    #[test]
-    fn no_crd_says_what_the_documents_were() {
-        let dir = std::env::temp_dir().join(format!("crd-prune-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("cm.yaml");
-        std::fs::write(&file, "# a ConfigMap\napiVersion: v1\nkind: ConfigMap\n").unwrap();
-        let err = load_crds(std::slice::from_ref(&file)).unwrap_err();
-        let empty = dir.join("empty");
-        std::fs::create_dir_all(&empty).unwrap();
-        let err_empty = load_crds(std::slice::from_ref(&empty)).unwrap_err();
-        std::fs::remove_dir_all(&dir).unwrap();
-        let file = file.display();
-        assert_eq!(
-            err,
-            format!(
-                "no CustomResourceDefinition in the --crd files: {file}:2:1: ConfigMap (v1) is not a CustomResourceDefinition"
-            )
-        );
-        let empty = empty.display();
-        assert_eq!(err_empty, format!("no CustomResourceDefinition in the --crd files: {empty}: no YAML or JSON file"));
     }
 }

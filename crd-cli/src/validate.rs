@@ -32,7 +32,8 @@ use serde_json::{Value, json};
 
 use super::check::Format;
 use super::diag;
-use super::prune::{load_crds, load_inputs, load_schema};
+use super::load_crds;
+use super::prune::{load_inputs, load_schema};
 
 /// What to validate against.
 #[derive(Debug)]
