@@ -105,10 +105,17 @@ fn parse_within_limits(file: &str, text: &str, limits: &Limits) -> Result<Vec<Do
     read::read(file, text, limits)
 }
 
+/// A position the reader has not said (yet): 0:0.
+const UNPLACED: Position = Position { line: 0, column: 0 };
+
+/// Where the reader's `location` is.
+fn position_of(location: serde_saphyr::Location) -> Position {
+    Position { line: location.line(), column: location.column() }
+}
+
 fn syntax_error(file: &str, e: &serde_saphyr::Error, limits: &Limits) -> Error {
-    let location = e.location();
-    let (line, column) = location.map(|l| (l.line(), l.column())).unwrap_or((0, 0));
-    let position = location.map(|_| Position { line, column });
+    let position = e.location().map(position_of);
+    let Position { line, column } = position.unwrap_or(UNPLACED);
     if let Some((limit, what)) = budget_breach(e) {
         return limits.breach(limit, file, position, what);
     }

@@ -10,7 +10,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Seq
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
-use super::{Document, Position, Spans, options, syntax_error};
+use super::{Document, Position, Spans, UNPLACED, options, position_of, syntax_error};
 use crate::error::{Error, Result};
 use crate::gofmt;
 use crate::limits::Limits;
@@ -134,8 +134,7 @@ impl<'de> Deserialize<'de> for Key {
 }
 
 fn position(span: &Spanned<impl Sized>) -> Position {
-    let location = span.referenced;
-    Position { line: location.line(), column: location.column() }
+    position_of(span.referenced)
 }
 
 /// Two keys of one mapping that are the same key once read.
@@ -290,9 +289,6 @@ impl<'de> Deserialize<'de> for Located {
     }
 }
 
-/// The position of a value before the reader has said it.
-const UNPLACED: Position = Position { line: 0, column: 0 };
-
 /// The newtype name and fields of the reader's `Spanned` protocol.
 const SPANNED: &str = "__yaml_spanned";
 const SPANNED_FIELDS: &[&str] = &["__serde_saphyr_private_spanned", "value", "referenced", "defined"];
@@ -333,7 +329,7 @@ impl<'de> Visitor<'de> for LocatedSeed<'_> {
                 }
                 SpannedField::Referenced => {
                     let at = fields.next_value::<serde_saphyr::Location>()?;
-                    self.spans.nodes[node].at = Position { line: at.line(), column: at.column() };
+                    self.spans.nodes[node].at = position_of(at);
                 }
                 SpannedField::Marker => fields.next_value::<de::IgnoredAny>().map(drop)?,
                 SpannedField::Defined => fields.next_value::<serde_saphyr::Location>().map(drop)?,
@@ -422,10 +418,9 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 /// The key and position of the reader's duplicate-key error, if `e` is one.
 fn duplicate_mapping_key(e: &serde_saphyr::Error) -> Option<(String, Position)> {
     match e {
-        serde_saphyr::Error::DuplicateMappingKey { key, location } => Some((
-            key.clone().unwrap_or_else(|| "?".to_owned()),
-            Position { line: location.line(), column: location.column() },
-        )),
+        serde_saphyr::Error::DuplicateMappingKey { key, location } => {
+            Some((key.clone().unwrap_or_else(|| "?".to_owned()), position_of(*location)))
+        }
         serde_saphyr::Error::WithSnippet { error, .. } | serde_saphyr::Error::AliasError { error, .. } => {
             duplicate_mapping_key(error)
         }
@@ -485,7 +480,7 @@ mod tests {
                 assert_eq!(read.value, doc.value, "{text:?}");
                 assert_eq!(read.start, doc.start, "{text:?}");
                 assert_eq!(read.spans.keys, doc.spans.keys, "{text:?}");
-                assert_eq!(format!("{:?}", read.spans.nodes), format!("{:?}", doc.spans.nodes), "{text:?}");
+                assert_eq!(read.spans.nodes, doc.spans.nodes, "{text:?}");
             }
         }
     }

@@ -38,7 +38,7 @@ struct ChildIndex {
 }
 
 /// One value of [`Spans`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SpanNode {
     pub(super) at: Position,
     /// Index just past the value's last descendant.
