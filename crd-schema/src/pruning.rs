@@ -23,8 +23,6 @@
 //! assert_eq!(object, json!({"apiVersion": "g/v1", "kind": "K", "spec": {"size": 1}}));
 //! ```
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Value};
 
 use crate::structural::Structural;
@@ -202,7 +200,9 @@ impl Walk {
         let saved = self.path.len();
         self.depth += 1;
         if self.track {
-            let _ = write!(self.path, "[{index}]");
+            self.path.push('[');
+            self.path.push_str(itoa::Buffer::new().format(index));
+            self.path.push(']');
         }
         saved
     }

@@ -80,6 +80,15 @@ impl Resource {
     pub fn api_version(&self) -> String {
         if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
     }
+
+    /// Whether `text` is [`Resource::api_version`], without building it
+    /// (every object is checked).
+    fn is_api_version(&self, text: &str) -> bool {
+        match text.split_once('/') {
+            Some((group, version)) => !self.group.is_empty() && group == self.group && version == self.version,
+            None => self.group.is_empty() && text == self.version,
+        }
+    }
 }
 
 /// The result of [`ResourceValidator::create`] and [`ResourceValidator::update`].
@@ -371,7 +380,7 @@ fn type_meta(resource: &Resource, object: &Value) -> ErrorList {
     if text("kind") != resource.kind {
         errors.push(FieldError::invalid(&Path::new("kind"), text("kind"), format!("must be {}", resource.kind)));
     }
-    if text("apiVersion") != resource.api_version() {
+    if !resource.is_api_version(text("apiVersion")) {
         let detail = format!("must be {}/{}", resource.group, resource.version);
         errors.push(FieldError::invalid(&Path::new("apiVersion"), text("apiVersion"), detail));
     }
@@ -513,6 +522,22 @@ mod tests {
             kind: "Widget".into(),
             namespaced: true,
             ..Resource::default()
+        }
+    }
+
+    #[test]
+    fn api_versions_are_read_without_building_them() {
+        let grouped = widgets();
+        let core = Resource { group: String::new(), ..widgets() };
+        for (resource, text) in [(&grouped, "example.com/v1"), (&core, "v1")] {
+            assert_eq!(resource.api_version(), text);
+            assert!(resource.is_api_version(text), "{text}");
+        }
+        for text in ["v1", "example.com/v2", "example.org/v1", "example.com/v1/x", "/v1", "example.com/", ""] {
+            assert!(!grouped.is_api_version(text), "{text}");
+        }
+        for text in ["/v1", "example.com/v1", "v2", ""] {
+            assert!(!core.is_api_version(text), "{text}");
         }
     }
 
