@@ -10,16 +10,16 @@ use super::outcome::{Code, Message, Outcome};
 use super::schema::Node;
 
 /// Validates the value against a non-empty `enum`. Counts no match.
-pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     if node.enum_.is_empty() || node.enum_.iter().any(|entry| matches_entry(value, entry)) {
-        return Outcome::default();
+        return;
     }
     let values: Vec<Value> = node.enum_.iter().map(go_decoded).collect();
     let listed: Vec<String> = values.iter().map(go_v).collect();
     let text = format!("{path} in body should be one of [{}]", listed.join(" "));
     let mut message = Message::new(Code::Enum, path, Some(go_decoded(value)), text);
     message.values = values;
-    Outcome::error(message)
+    out.add(message);
 }
 
 // Go converts the value to the entry's type when the types are
@@ -78,7 +78,7 @@ mod tests {
 
     fn ok(value: Value, entries: Value) -> bool {
         let node = Node { enum_: entries.as_array().unwrap().clone(), ..Node::default() };
-        check(&node, &F, &value).is_valid()
+        Outcome::of(|o| check(&node, &F, &value, o)).is_valid()
     }
 
     #[test]
@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn message_lists_entries() {
         let node = Node { enum_: vec![json!("a"), json!(1), json!(null)], ..Node::default() };
-        let out = check(&node, &F, &json!(true));
+        let out = Outcome::of(|o| check(&node, &F, &json!(true), o));
         assert_eq!(out.messages[0].text, "f in body should be one of [a 1 <nil>]");
         assert_eq!(out.count, 0);
     }

@@ -11,8 +11,7 @@ use super::walk::validate_node;
 use crate::gofmt;
 
 /// Validates the junctors of `node`; always counts one match.
-pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
-    let mut out = Outcome::default();
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     if !node.any_of.is_empty() {
         out.merge(any_of(&node.any_of, path, value));
     }
@@ -29,7 +28,6 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
         out.add(Message::plain(format!("{} must not validate the schema (not)", gofmt::quote(&path.to_string()))));
     }
     out.inc();
-    out
 }
 
 // `anyOf` stops at the first passing branch and keeps its result;
@@ -129,31 +127,34 @@ mod tests {
     #[test]
     fn any_of_reports_first_best_failure() {
         let node = Node { any_of: vec![typed("integer"), typed("string")], ..Node::default() };
-        let out = check(&node, &F, &json!(true));
+        let out = Outcome::of(|o| check(&node, &F, &json!(true), o));
         assert_eq!(
             texts(&out),
             vec!["\"f\" must validate at least one schema (anyOf)", "f in body must be of type integer: \"boolean\""]
         );
-        assert!(check(&node, &F, &json!("x")).is_valid());
+        assert!(Outcome::of(|o| check(&node, &F, &json!("x"), o)).is_valid());
     }
 
     #[test]
     fn one_of_counts() {
         let node = Node { one_of: vec![Node::default(), Node::default()], ..Node::default() };
         assert_eq!(
-            texts(&check(&node, &At::Root, &json!(1))),
+            texts(&Outcome::of(|o| check(&node, &At::Root, &json!(1), o))),
             vec!["\"\" must validate one and only one schema (oneOf). Found 2 valid alternatives"]
         );
         let node = Node { one_of: vec![typed("string"), Node::default()], ..Node::default() };
-        assert!(check(&node, &F, &json!(1)).is_valid());
+        assert!(Outcome::of(|o| check(&node, &F, &json!(1), o)).is_valid());
     }
 
     #[test]
     fn all_of_and_not() {
         let node = Node { all_of: vec![typed("string"), typed("integer")], ..Node::default() };
-        let out = check(&node, &F, &json!(1));
+        let out = Outcome::of(|o| check(&node, &F, &json!(1), o));
         assert_eq!(texts(&out)[1], "\"f\" must validate all the schemas (allOf)");
         let node = Node { not: Some(Box::new(typed("integer"))), ..Node::default() };
-        assert_eq!(texts(&check(&node, &F, &json!(1))), vec!["\"f\" must not validate the schema (not)"]);
+        assert_eq!(
+            texts(&Outcome::of(|o| check(&node, &F, &json!(1), o))),
+            vec!["\"f\" must not validate the schema (not)"]
+        );
     }
 }

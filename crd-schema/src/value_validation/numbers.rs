@@ -125,32 +125,29 @@ fn range_error(n: Num, type_name: &str, format: &str, prefix: &str, path: &At<'_
 }
 
 /// Validates a number against the node's numeric keywords.
-pub(crate) fn check(node: &Node, path: &At<'_>, n: Num) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, n: Num, out: &mut Outcome) {
     let (type_name, format) = (node.single_type(), node.format.as_str());
-    let mut out = Outcome::default();
     if let Some(m) = range_error(n, type_name, format, "Checked", path) {
         out.add(m);
     }
     let bound = |value: f64, prefix: &str| range_error(Num::Float(value), type_name, format, prefix, path);
     if let Some(factor) = node.multiple_of {
-        out.merge(checked_bound(bound(factor, "MultipleOf"), n, |n| multiple_of(path, n, factor)));
+        checked_bound(bound(factor, "MultipleOf"), n, |n| multiple_of(path, n, factor), out);
     }
     if let Some(min) = node.minimum {
         let exclusive = node.exclusive_minimum;
-        out.merge(checked_bound(bound(min, "Minimum boundary"), n, |n| minimum(path, n, min, exclusive)));
+        checked_bound(bound(min, "Minimum boundary"), n, |n| minimum(path, n, min, exclusive), out);
     }
     if let Some(max) = node.maximum {
         let exclusive = node.exclusive_maximum;
-        out.merge(checked_bound(bound(max, "Maximum boundary"), n, |n| maximum(path, n, max, exclusive)));
+        checked_bound(bound(max, "Maximum boundary"), n, |n| maximum(path, n, max, exclusive), out);
     }
     out.inc();
-    out
 }
 
 // A bound that does not fit the type is reported, and the comparison is
 // then made on floats: the value is converted with `float64(x)`.
-fn checked_bound(bound_error: Option<Message>, n: Num, compare: impl Fn(Num) -> Option<Message>) -> Outcome {
-    let mut out = Outcome::default();
+fn checked_bound(bound_error: Option<Message>, n: Num, compare: impl Fn(Num) -> Option<Message>, out: &mut Outcome) {
     let failure = match bound_error {
         None => compare(n),
         Some(m) => {
@@ -161,7 +158,6 @@ fn checked_bound(bound_error: Option<Message>, n: Num, compare: impl Fn(Num) -> 
     if let Some(m) = failure {
         out.add(m);
     }
-    out
 }
 
 // `multipleOf`: integers against the factor truncated to an integer,
@@ -239,7 +235,7 @@ mod tests {
     }
 
     fn texts(node: &Node, n: Num) -> Vec<String> {
-        check(node, &F, n).messages.into_iter().map(|m| m.text).collect()
+        Outcome::of(|o| check(node, &F, n, o)).messages.into_iter().map(|m| m.text).collect()
     }
 
     #[test]
@@ -303,6 +299,6 @@ mod tests {
         assert_eq!(texts(&n, Num::Int(3)), vec!["factor MultipleOf declared for f must be positive: 0"]);
         n.multiple_of = Some(-1.0);
         assert_eq!(texts(&n, Num::Float(3.0)), vec!["factor MultipleOf declared for f must be positive: -1"]);
-        assert_eq!(check(&n, &F, Num::Int(1)).count, 1);
+        assert_eq!(Outcome::of(|o| check(&n, &F, Num::Int(1), o)).count, 1);
     }
 }

@@ -87,11 +87,6 @@ impl Outcome {
         o
     }
 
-    /// A successful check, counted once.
-    pub fn counted() -> Self {
-        Self { count: 1, ..Self::default() }
-    }
-
     /// Adds a message unless one with the same text is already there.
     pub fn add(&mut self, message: Message) {
         let new = match &mut self.seen {
@@ -110,8 +105,14 @@ impl Outcome {
     }
 
     /// Adds the other outcome's messages and match count.
+    #[inline]
     pub fn merge(&mut self, other: Outcome) {
         self.count += other.count;
+        if other.messages.is_empty() {
+            // Nearly every check's outcome: nothing to add, and nothing
+            // to free.
+            return;
+        }
         if self.messages.is_empty() {
             // The other's messages are distinct already.
             self.messages = other.messages;
@@ -128,6 +129,14 @@ impl Outcome {
         self.count += 1;
     }
 
+    /// The outcome of one check that adds into an outcome.
+    #[cfg(test)]
+    pub fn of(check: impl FnOnce(&mut Outcome)) -> Outcome {
+        let mut out = Outcome::default();
+        check(&mut out);
+        out
+    }
+
     /// Whether no message was reported.
     pub fn is_valid(&self) -> bool {
         self.messages.is_empty()
@@ -141,7 +150,8 @@ mod tests {
     #[test]
     fn identical_texts_are_kept_once() {
         let mut a = Outcome::error(Message::plain("x".to_owned()));
-        let mut b = Outcome::counted();
+        let mut b = Outcome::default();
+        b.inc();
         b.add(Message::plain("x".to_owned()));
         b.add(Message::plain("y".to_owned()));
         a.merge(b);
@@ -149,7 +159,11 @@ mod tests {
         assert_eq!(a.messages.len(), 2);
         assert_eq!(a.count, 2);
         assert!(!a.is_valid());
-        assert!(Outcome::counted().is_valid());
+        let mut empty = Outcome::default();
+        empty.inc();
+        a.merge(empty);
+        assert_eq!((a.messages.len(), a.count), (2, 3), "an outcome without messages adds its count only");
+        assert!(Outcome::default().is_valid());
     }
 
     #[test]

@@ -9,25 +9,24 @@ use super::pattern::Search;
 use super::schema::Node;
 
 /// Validates a string value. Counts no match.
-pub(crate) fn check(node: &Node, path: &At<'_>, s: &str) -> Outcome {
-    match first_failure(node, path, s) {
-        Some(message) => Outcome::error(message),
-        None => Outcome::default(),
+pub(crate) fn check(node: &Node, path: &At<'_>, s: &str, out: &mut Outcome) {
+    if let Some(message) = first_failure(node, path, s) {
+        out.add(message);
     }
 }
 
 fn first_failure(node: &Node, path: &At<'_>, s: &str) -> Option<Message> {
-    // Lengths count code points.
-    let length = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
+    // Lengths count code points, counted only for a node with a bound.
+    let length = || i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
     let datum = || Some(Value::String(s.to_owned()));
     if let Some(max) = node.max_length
-        && length > max
+        && length() > max
     {
         let text = format!("{path} in body should be at most {max} chars long");
         return Some(Message::new(Code::TooLong, path, datum(), text).with_limit(max));
     }
     if let Some(min) = node.min_length
-        && length < min
+        && length() < min
     {
         return Some(Message::new(
             Code::Field,
@@ -59,7 +58,7 @@ mod tests {
     const F: At<'static> = At::Property(&At::Root, "f");
 
     fn text(node: &Node, s: &str) -> Option<String> {
-        check(node, &F, s).messages.first().map(|m| m.text.clone())
+        Outcome::of(|o| check(node, &F, s, o)).messages.first().map(|m| m.text.clone())
     }
 
     #[test]

@@ -38,14 +38,16 @@ pub(crate) fn applies(node: &Node) -> bool {
 }
 
 /// Validates the value's kind; a passing check counts one match.
-pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
+pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     // `null` passes without a type, with `null` among the types, or when
     // nullable.
     if value.is_null() {
         if !node.types.is_empty() && !node.has_type("null") && !node.nullable {
-            return Outcome::error(invalid_type(path, &node.types.join(","), "null"));
+            out.add(invalid_type(path, &node.types.join(","), "null"));
+            return;
         }
-        return Outcome::counted();
+        out.inc();
+        return;
     }
     let (kind, kind_format) = kind_of(value);
     let float_int = matches!(value, Value::Number(n) if matches!(Num::of(n), Num::Float(f) if is_json_integer(f)))
@@ -56,14 +58,16 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
     let format = node.format.as_str();
     // Under a format, other kinds must match the type or the format.
     if !(string_or_array || format.is_empty() || compatible || kind_format == format) {
-        return Outcome::error(invalid_type(path, format, kind_format));
+        out.add(invalid_type(path, format, kind_format));
+        return;
     }
     // Strings and arrays under a format pass unless the type is numeric.
     let type_checked = !string_or_array || format.is_empty() || node.has_type("number") || node.has_type("integer");
     if type_checked && !compatible {
-        return Outcome::error(invalid_type(path, &node.types.join(","), kind));
+        out.add(invalid_type(path, &node.types.join(","), kind));
+        return;
     }
-    Outcome::counted()
+    out.inc();
 }
 
 #[cfg(test)]
@@ -84,7 +88,7 @@ mod tests {
     }
 
     fn text(node: &Node, value: Value) -> Option<String> {
-        check(node, &F, &value).messages.first().map(|m| m.text.clone())
+        Outcome::of(|o| check(node, &F, &value, o)).messages.first().map(|m| m.text.clone())
     }
 
     #[test]
@@ -95,7 +99,7 @@ mod tests {
         assert_eq!(text(&object, json!(null)).unwrap(), "f in body must be of type object: \"null\"");
         assert_eq!(text(&node(&["object"], "", true), json!(null)), None);
         assert_eq!(text(&node(&[], "", false), json!(null)), None);
-        assert_eq!(check(&object, &F, &json!({})).count, 1);
+        assert_eq!(Outcome::of(|o| check(&object, &F, &json!({}), o)).count, 1);
     }
 
     #[test]

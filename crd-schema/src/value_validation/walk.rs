@@ -54,32 +54,35 @@ fn validate_into(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     // `null` is only checked for its type and against `enum`, without the
     // node's own match.
     if value.is_null() {
-        out.merge(types::check(node, path, value));
-        out.merge(enums::check(node, path, value));
+        types::check(node, path, value, out);
+        enums::check(node, path, value, out);
         return;
     }
-    let run = |out: &mut Outcome, result: Outcome| {
-        out.merge(result);
-        out.inc();
-    };
+    // Each check adds its messages and matches to `out`, as merging an
+    // outcome of its own would, and the validator counts one match.
     if types::applies(node) {
-        run(out, types::check(node, path, value));
+        types::check(node, path, value, out);
+        out.inc();
     }
-    run(out, junctors::check(node, path, value));
+    junctors::check(node, path, value, out);
+    out.inc();
     if let Value::String(s) = value {
-        run(out, strings::check(node, path, s));
-        if let Some(result) = formats::check(&node.format, path, s) {
-            run(out, result);
+        strings::check(node, path, s, out);
+        out.inc();
+        if formats::check(&node.format, path, s, out) {
+            out.inc();
         }
     }
     if let Value::Number(n) = value {
-        run(out, numbers::check(node, path, Num::of(n)));
+        numbers::check(node, path, Num::of(n), out);
+        out.inc();
     }
     if let Value::Array(items) = value {
         check_array(node, path, items, out);
         out.inc();
     }
-    run(out, enums::check(node, path, value));
+    enums::check(node, path, value, out);
+    out.inc();
     if let Value::Object(map) = value {
         check_object(node, path, map, out);
         out.inc();

@@ -91,12 +91,19 @@ pub(crate) fn strip_unsupported(format: &str, types: &[String], version: Compati
     if is_recognized_format(types, format, version) { format.to_owned() } else { String::new() }
 }
 
-/// Validates a string against a format of the registry; `None` when the
+/// Validates a string against a format of the registry; `false` when the
 /// format is not in the registry (the validator does not apply). Counts no
 /// match.
-pub(crate) fn check(format: &str, path: &At<'_>, s: &str) -> Option<Outcome> {
-    let valid = validates(&normalize(format), s)?;
-    Some(if valid { Outcome::default() } else { Outcome::error(invalid_type(path, format, s)) })
+pub(crate) fn check(format: &str, path: &At<'_>, s: &str, out: &mut Outcome) -> bool {
+    // Most nodes have no format: nothing to normalise.
+    if format.is_empty() {
+        return false;
+    }
+    let Some(valid) = validates(&normalize(format), s) else { return false };
+    if !valid {
+        out.add(invalid_type(path, format, s));
+    }
+    true
 }
 
 // kube-openapi's `strfmt.Default` registry, by normalised name.
@@ -171,10 +178,13 @@ mod tests {
 
     #[test]
     fn check_reports_the_format_as_written() {
-        let out = check("k8s-short-name", &F, "A").unwrap();
+        let mut out = Outcome::default();
+        assert!(check("k8s-short-name", &F, "A", &mut out));
         assert_eq!(out.messages[0].text, "f in body must be of type k8s-short-name: \"A\"");
         assert_eq!(error_value(&out), Some(Value::String("A".to_owned())));
-        assert!(check("date", &F, "2006-01-02").unwrap().is_valid());
-        assert!(check("int32", &F, "x").is_none());
+        let mut out = Outcome::default();
+        assert!(check("date", &F, "2006-01-02", &mut out) && out.is_valid());
+        assert!(!check("int32", &F, "x", &mut out));
+        assert!(!check("", &F, "x", &mut out));
     }
 }
