@@ -73,17 +73,19 @@ fn convert_v1(spec: &mut CrdSpec) {
 
 /// Takes `field` out of every version when all versions hold equal values
 /// (an absent list is an empty one), returning that value; otherwise leaves
-/// the versions alone and returns the default.
-fn take_if_identical<T: Clone + Default + PartialEq>(
+/// the versions alone and returns the default. The first version's value
+/// is moved, not copied: a schema can be most of the CRD.
+fn take_if_identical<T: Default + PartialEq>(
     versions: &mut [CrdVersion],
     field: impl Fn(&mut CrdVersion) -> &mut T,
 ) -> T {
-    let Some(first) = versions.first_mut().map(|v| field(v).clone()) else { return T::default() };
-    if versions.iter_mut().any(|v| *field(v) != first) {
+    let Some((first, rest)) = versions.split_first_mut() else { return T::default() };
+    let value = field(first);
+    if rest.iter_mut().any(|v| *field(v) != *value) {
         return T::default();
     }
-    versions.iter_mut().for_each(|v| *field(v) = T::default());
-    first
+    rest.iter_mut().for_each(|v| *field(v) = T::default());
+    std::mem::take(value)
 }
 
 pub(super) fn internal_spec(v: &Value) -> (CrdSpec, Vec<DecodeIssue>) {
@@ -202,6 +204,17 @@ mod tests {
         assert_eq!(crd.spec.version_schema(1).unwrap().type_, "object");
         assert_eq!(crd.spec.names.list_kind, "FooList");
         assert_eq!(crd.spec.preserve_unknown_fields, Some(false));
+        let mut differing = doc.clone();
+        differing["spec"]["versions"][1]["schema"]["openAPIV3Schema"]["description"] = json!("v2");
+        let crd = CustomResourceDefinition::from_manifest(&differing).unwrap();
+        assert!(crd.spec.validation.is_none());
+        let descriptions: Vec<_> = crd
+            .spec
+            .versions
+            .iter()
+            .map(|v| v.schema.as_ref().and_then(|s| Some(s.open_api_v3_schema.as_ref()?.description.clone())))
+            .collect();
+        assert_eq!(descriptions, [Some(String::new()), Some("v2".to_owned())]);
     }
 
     #[test]
