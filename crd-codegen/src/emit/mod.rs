@@ -157,6 +157,15 @@ fn complexity(ty: &TypeRef, nest: u32) -> u32 {
 }
 
 /// An identifier, raw when written `r#...`.
+/// The value of a string literal written as `text`: read directly when it
+/// has no escape (nearly all), else by syn.
+fn string_value(text: &str) -> Option<String> {
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains(['\\', '"']) => Some(inner.to_owned()),
+        _ => syn::parse_str::<syn::LitStr>(text).ok().map(|s| s.value()),
+    }
+}
+
 fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),

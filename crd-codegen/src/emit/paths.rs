@@ -21,6 +21,10 @@ pub(super) struct Short {
     /// What it becomes: `Option`, or `serde_json::Value` (a path that needs
     /// no `use`).
     short: Vec<String>,
+    /// How a path inside it starts in a string (`::std::option::Option::`).
+    full_prefix: String,
+    /// [`Short::short`] as a string (`Option`).
+    short_text: String,
     /// The `use` it needs, if any (the full path without its leading `::`).
     import: bool,
 }
@@ -39,18 +43,28 @@ pub(super) fn table(defined: &BTreeSet<&str>, crd_schema: &str, k8s: &str) -> Ve
         .collect()
 }
 
+impl Short {
+    fn new(full: &str, short: &[&str], import: bool) -> Short {
+        Short {
+            full: full.split("::").map(str::to_owned).collect(),
+            short: short.iter().map(|s| (*s).to_owned()).collect(),
+            full_prefix: format!("::{full}::"),
+            short_text: short.join("::"),
+            import,
+        }
+    }
+
+    /// `full` shortened to its last segment, which it takes from the
+    /// prelude (`import` false) or from a `use`.
+    fn last(full: &str, import: bool) -> Short {
+        Short::new(full, &[full.rsplit("::").next().unwrap_or_default()], import)
+    }
+}
+
 /// Every path that may be shortened.
 fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
-    let prelude = |full: &str| {
-        let full: Vec<String> = full.split("::").map(str::to_owned).collect();
-        let short = vec![full.last().cloned().unwrap_or_default()];
-        Short { full, short, import: false }
-    };
-    let imported = |full: String| {
-        let full: Vec<String> = full.split("::").map(str::to_owned).collect();
-        let short = vec![full.last().cloned().unwrap_or_default()];
-        Short { full, short, import: true }
-    };
+    let prelude = |full: &str| Short::last(full, false);
+    let imported = |full: String| Short::last(&full, true);
     let mut out = vec![
         prelude("std::option::Option"),
         prelude("std::string::String"),
@@ -62,11 +76,7 @@ fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
         imported("serde::Serialize".to_owned()),
         imported("serde::Deserialize".to_owned()),
         imported("serde::Deserializer".to_owned()),
-        Short {
-            full: vec!["serde_json".into(), "Value".into()],
-            short: vec!["serde_json".into(), "Value".into()],
-            import: false,
-        },
+        Short::new("serde_json::Value", &["serde_json", "Value"], false),
     ];
     if let Some(crd_schema) = crd_schema.strip_prefix("::") {
         out.push(imported(format!("{crd_schema}::CustomResourceSchema")));
@@ -209,18 +219,15 @@ fn is_serde_path_value(before: &[TokenTree]) -> bool {
 /// path shortened like the code around it.
 fn shorten_literal(literal: Literal, table: &[Short], used: &mut [bool]) -> Literal {
     // Only a string that starts with `::` can hold a full path.
-    if !literal.to_string().starts_with("\"::") {
+    let text = literal.to_string();
+    if !text.starts_with("\"::") {
         return literal;
     }
-    let Ok(syn::Lit::Str(text)) = syn::parse2::<syn::Lit>(TokenTree::Literal(literal.clone()).into()) else {
-        return literal;
-    };
-    let value = text.value();
+    let Some(value) = super::string_value(&text) else { return literal };
     for (n, short) in table.iter().enumerate() {
-        let full = format!("::{}::", short.full.join("::"));
-        if let Some(rest) = value.strip_prefix(&full) {
+        if let Some(rest) = value.strip_prefix(&short.full_prefix) {
             used[n] = true;
-            let mut out = Literal::string(&format!("{}::{rest}", short.short.join("::")));
+            let mut out = Literal::string(&format!("{}::{rest}", short.short_text));
             out.set_span(literal.span());
             return out;
         }

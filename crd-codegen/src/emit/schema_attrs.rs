@@ -49,12 +49,12 @@ pub(super) fn flatten_attr(s: &StructDef) -> TokenStream {
 /// whatever the value); `doc` and `reason` are not checked, nor is an
 /// attribute that is not a plain meta item (with a value such as `-1` or
 /// `["a"]` anywhere in it), nor the attributes of other items or fields.
-pub(super) fn repeats_arguments(tokens: &TokenStream) -> bool {
+pub(super) fn repeats_arguments(tokens: TokenStream) -> bool {
     let mut keys = Vec::new();
-    for tree in tokens.clone() {
+    for tree in tokens {
         if let TokenTree::Group(attr) = tree {
             let mut own = Vec::new();
-            if lint_keys(attr.stream(), &mut Vec::new(), &mut own) {
+            if lint_keys(attr.stream(), &mut String::new(), &mut own) {
                 keys.extend(own);
             }
         }
@@ -63,24 +63,15 @@ pub(super) fn repeats_arguments(tokens: &TokenStream) -> bool {
     !keys.into_iter().all(|key| seen.insert(key))
 }
 
-/// The value of a string literal: read directly when it has no escape
-/// (nearly all), else by syn.
-fn string_value(literal: &Literal) -> Option<String> {
-    let text = literal.to_string();
-    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(inner) if !inner.contains(['\\', '"']) => Some(inner.to_owned()),
-        _ => syn::parse_str::<syn::LitStr>(&text).ok().map(|s| s.value()),
-    }
-}
-
 /// Whether clippy leaves arguments named `name` unchecked.
 fn unchecked(name: &str) -> bool {
     name == "doc" || name == "reason"
 }
 
 /// Adds clippy's keys of the comma-separated arguments `tokens`, nested in
-/// the lists `parents`; false when they are not meta items.
-fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<String>) -> bool {
+/// the lists `path` names (`:schema:one_of`); false when they are not
+/// meta items.
+fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> bool {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for argument in trees.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
         let name = match argument.first() {
@@ -89,29 +80,37 @@ fn lint_keys(tokens: TokenStream, parents: &mut Vec<String>, keys: &mut Vec<Stri
             // (`::serde::Serialize`) is never repeated here.
             _ => continue,
         };
-        let path = format!("{}:{name}", parents.join(":"));
+        let parent = path.len();
+        path.push(':');
+        path.push_str(&name);
         let key = match &argument[1..] {
             [TokenTree::Group(list)] => {
-                parents.push(name.clone());
-                let plain = lint_keys(list.stream(), parents, keys);
-                parents.pop();
+                let plain = lint_keys(list.stream(), path, keys);
+                path.truncate(parent);
                 if !plain {
                     return false;
                 }
                 continue;
             }
             // Not checked: skip reading the text (doc comments are long).
-            [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && unchecked(&name) => continue,
-            [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => match string_value(value) {
-                Some(text) => format!("{path}={text}"),
-                None => path,
-            },
-            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => path,
-            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "false" => path,
+            [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && unchecked(&name) => None,
+            [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
+                Some(match super::string_value(&value.to_string()) {
+                    Some(text) => format!("{path}={text}"),
+                    None => path.clone(),
+                })
+            }
+            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => {
+                Some(path.clone())
+            }
+            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "false" => {
+                Some(path.clone())
+            }
             [TokenTree::Punct(eq), ..] if eq.as_char() == '=' => return false,
-            _ => path,
+            _ => Some(path.clone()),
         };
-        if !unchecked(&name) {
+        path.truncate(parent);
+        if let Some(key) = key.filter(|_| !unchecked(&name)) {
             keys.push(key);
         }
     }
@@ -332,20 +331,20 @@ mod tests {
     fn repeated_arguments_are_found_as_clippy_finds_them() {
         let column = |name: &str| quote!(printer_column(name = #name, type_ = "integer"));
         let (a, b) = (column("A"), column("B"));
-        assert!(repeats_arguments(&quote!(#[crd(#a, #b)])));
-        assert!(!repeats_arguments(&quote!(#[crd(#a)])));
+        assert!(repeats_arguments(quote!(#[crd(#a, #b)])));
+        assert!(!repeats_arguments(quote!(#[crd(#a)])));
         // Values count only when they are strings.
-        assert!(!repeats_arguments(&quote!(#[schema(validation(message = "a"), validation(message = "b"))])));
+        assert!(!repeats_arguments(quote!(#[schema(validation(message = "a"), validation(message = "b"))])));
         // The same argument in other lists, doc comments and reasons are no
         // repeat, and clippy skips attributes with values that are not
         // literals.
-        assert!(!repeats_arguments(&quote!(#[serde(default)] #[schema(items(default = 1), default = 1)])));
-        assert!(!repeats_arguments(&quote!(#[doc = "a"] #[doc = "a"] #[schema(description = "a")])));
-        assert!(!repeats_arguments(&quote!(#[schema(validation(reason = "R"), validation(reason = "R"))])));
-        assert!(!repeats_arguments(&quote!(#[schema(one_of(schema(required = ["a"]), schema(required = ["b"])))])));
-        assert!(repeats_arguments(&quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)))])));
+        assert!(!repeats_arguments(quote!(#[serde(default)] #[schema(items(default = 1), default = 1)])));
+        assert!(!repeats_arguments(quote!(#[doc = "a"] #[doc = "a"] #[schema(description = "a")])));
+        assert!(!repeats_arguments(quote!(#[schema(validation(reason = "R"), validation(reason = "R"))])));
+        assert!(!repeats_arguments(quote!(#[schema(one_of(schema(required = ["a"]), schema(required = ["b"])))])));
+        assert!(repeats_arguments(quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)))])));
         assert!(!repeats_arguments(
-            &quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)), minimum = -1)])
+            quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)), minimum = -1)])
         ));
     }
 

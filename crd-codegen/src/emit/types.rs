@@ -66,7 +66,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
             pub #f: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
         }
     });
-    let duplicated = schema_attrs::repeats_arguments(&quote!(#derive #crd #schema)).then(duplicated_allow);
+    let duplicated = schema_attrs::repeats_arguments(quote!(#derive #crd #schema)).then(duplicated_allow);
     let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     quote! {
@@ -156,7 +156,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     };
     let allow = ctx.complex(&f.ty, wrappers).then(|| quote!(#[allow(clippy::type_complexity)]));
     let schema = schema_attrs::field_attr(f);
-    let duplicated = schema_attrs::repeats_arguments(&quote!(#serde #schema)).then(duplicated_allow);
+    let duplicated = schema_attrs::repeats_arguments(quote!(#serde #schema)).then(duplicated_allow);
     quote!(#doc #serde #schema #allow #duplicated pub #name: #ty)
 }
 
