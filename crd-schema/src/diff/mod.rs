@@ -287,6 +287,26 @@ pub struct ObjectAt {
     pub name: String,
 }
 
+impl Finding {
+    /// A finding about `path` of CRD `crd`, without a version, values,
+    /// positions or object; the callers add what they know.
+    fn new(code: Code, severity: Severity, crd: &str, path: &str, reason: String) -> Finding {
+        Finding {
+            code,
+            severity,
+            crd: crd.to_owned(),
+            version: None,
+            path: path.to_owned(),
+            old: None,
+            new: None,
+            reason,
+            old_at: None,
+            new_at: None,
+            object: None,
+        }
+    }
+}
+
 /// Whether none of `findings` is an error or a warning.
 pub fn is_safe(findings: &[Finding]) -> bool {
     findings.iter().all(|f| f.severity == Severity::Info)
@@ -428,19 +448,7 @@ pub fn diff_sets(old: &[Revision<'_>], new: &[Revision<'_>], objects: &[StoredOb
 fn lone_finding(revision: Revision<'_>, code: Code, severity: Severity, reason: &str) -> Finding {
     let at = revision.document.map(|d| d.start);
     let (old_at, new_at) = if code == Code::CrdRemoved { (at, None) } else { (None, at) };
-    Finding {
-        code,
-        severity,
-        crd: revision.name().to_owned(),
-        version: None,
-        path: "metadata.name".to_owned(),
-        old: None,
-        new: None,
-        reason: reason.to_owned(),
-        old_at,
-        new_at,
-        object: None,
-    }
+    Finding { old_at, new_at, ..Finding::new(code, severity, revision.name(), "metadata.name", reason.to_owned()) }
 }
 
 /// The findings of one comparison, and the revisions they locate in.
@@ -497,17 +505,12 @@ impl Findings<'_> {
             }
         };
         self.list.push(Finding {
-            code: change.code,
-            severity: change.severity,
-            crd: self.new.name().to_owned(),
             version: place.version.map(str::to_owned),
-            path: place.path.to_owned(),
             old: change.old,
             new: change.new,
-            reason: change.reason,
             old_at: at(place.old, &self.old),
             new_at: at(place.new, &self.new),
-            object: None,
+            ..Finding::new(change.code, change.severity, self.new.name(), place.path, change.reason)
         });
     }
 }

@@ -164,17 +164,9 @@ impl Run<'_> {
         }
         let at: Position = doc.spans.nearest(&steps).unwrap_or(doc.start);
         Finding {
-            code,
-            severity,
-            crd: self.crd.clone(),
             version: Some(self.version.clone()),
-            path: path.to_owned(),
-            old: None,
-            new: None,
-            reason,
-            old_at: None,
-            new_at: None,
             object: Some(ObjectAt { file: self.object.file.to_owned(), at, name: self.name.clone() }),
+            ..Finding::new(code, severity, &self.crd, path, reason)
         }
     }
 }
