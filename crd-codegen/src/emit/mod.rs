@@ -156,7 +156,6 @@ fn complexity(ty: &TypeRef, nest: u32) -> u32 {
     }
 }
 
-/// An identifier, raw when written `r#...`.
 /// The value of a string literal written as `text`: read directly when it
 /// has no escape (nearly all), else by syn.
 fn string_value(text: &str) -> Option<String> {
@@ -166,6 +165,7 @@ fn string_value(text: &str) -> Option<String> {
     }
 }
 
+/// An identifier, raw when written `r#...`.
 fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),

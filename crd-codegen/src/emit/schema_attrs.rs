@@ -100,10 +100,9 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
                     None => path.clone(),
                 })
             }
-            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "true" => {
-                Some(path.clone())
-            }
-            [TokenTree::Punct(eq), TokenTree::Ident(value)] if eq.as_char() == '=' && value == "false" => {
+            [TokenTree::Punct(eq), TokenTree::Ident(value)]
+                if eq.as_char() == '=' && (value == "true" || value == "false") =>
+            {
                 Some(path.clone())
             }
             [TokenTree::Punct(eq), ..] if eq.as_char() == '=' => return false,
