@@ -14,12 +14,14 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
     if node.enum_.is_empty() || node.enum_.iter().any(|entry| matches_entry(value, entry)) {
         return;
     }
-    let values: Vec<Value> = node.enum_.iter().map(go_decoded).collect();
-    let listed: Vec<String> = values.iter().map(go_v).collect();
-    let text = format!("{path} in body should be one of [{}]", listed.join(" "));
-    let mut message = Message::new(Code::Enum, path, Some(go_decoded(value)), text);
-    message.values = values;
-    out.add(message);
+    out.report(|| {
+        let values: Vec<Value> = node.enum_.iter().map(go_decoded).collect();
+        let listed: Vec<String> = values.iter().map(go_v).collect();
+        let text = format!("{path} in body should be one of [{}]", listed.join(" "));
+        let mut message = Message::new(Code::Enum, path, Some(go_decoded(value)), text);
+        message.values = values;
+        message
+    });
 }
 
 // Go converts the value to the entry's type when the types are

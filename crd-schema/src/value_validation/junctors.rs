@@ -7,25 +7,31 @@ use serde_json::Value;
 
 use super::outcome::{Message, Outcome};
 use super::schema::Node;
-use super::walk::validate_node;
+use super::walk::{try_node, validate_node};
 use crate::gofmt;
 
 /// Validates the junctors of `node`; always counts one match.
+///
+/// `anyOf` and `oneOf` try their branches quietly (without building
+/// messages); when the junctor fails and `out` keeps messages, the branch
+/// it reports is validated again for them.
 pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
     if !node.any_of.is_empty() {
-        out.merge(any_of(&node.any_of, path, value));
+        any_of(&node.any_of, path, value, out);
     }
     if !node.one_of.is_empty() {
-        out.merge(one_of(&node.one_of, path, value));
+        one_of(&node.one_of, path, value, out);
     }
     if !node.all_of.is_empty() {
-        out.merge(all_of(&node.all_of, path, value));
+        all_of(&node.all_of, path, value, out);
     }
     // `not`: only whether the branch passes matters.
     if let Some(not) = &node.not
-        && validate_node(not, path, value).is_valid()
+        && try_node(not, path, value).is_valid()
     {
-        out.add(Message::plain(format!("{} must not validate the schema (not)", gofmt::quote(&path.to_string()))));
+        out.report(|| {
+            Message::plain(format!("{} must not validate the schema (not)", gofmt::quote(&path.to_string())))
+        });
     }
     out.inc();
 }
@@ -33,79 +39,98 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
 // `anyOf` stops at the first passing branch and keeps its result;
 // otherwise it reports the failing branch with the highest match count
 // (the first one on ties).
-fn any_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
-    let mut best: Option<Outcome> = None;
-    for branch in branches {
-        let result = validate_node(branch, path, value);
+fn any_of(branches: &[Node], path: &At<'_>, value: &Value, out: &mut Outcome) {
+    let mut best: Option<(usize, Outcome)> = None;
+    for (i, branch) in branches.iter().enumerate() {
+        let result = try_node(branch, path, value);
         if result.is_valid() {
-            return result;
+            out.merge(result);
+            return;
         }
-        if best.as_ref().is_none_or(|b| result.count > b.count) {
-            best = Some(result);
+        if best.as_ref().is_none_or(|(_, b)| result.count > b.count) {
+            best = Some((i, result));
         }
     }
-    let mut out = Outcome::error(Message::plain(format!(
-        "{} must validate at least one schema (anyOf)",
-        gofmt::quote(&path.to_string())
-    )));
-    if let Some(b) = best {
-        out.merge(b);
+    out.report(|| {
+        Message::plain(format!("{} must validate at least one schema (anyOf)", gofmt::quote(&path.to_string())))
+    });
+    if let Some(best) = best {
+        merge_failed_branch(branches, best, path, value, out);
     }
-    out
 }
 
 // `oneOf` counts the passing branches; exactly one keeps that branch's
 // result, none reports the best failing branch, several report nothing
 // more than the count.
-fn one_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
-    let mut best: Option<Outcome> = None;
+fn one_of(branches: &[Node], path: &At<'_>, value: &Value, out: &mut Outcome) {
+    let mut best: Option<(usize, Outcome)> = None;
     let mut first_success: Option<Outcome> = None;
     let mut validated = 0usize;
-    for branch in branches {
-        let result = validate_node(branch, path, value);
+    for (i, branch) in branches.iter().enumerate() {
+        let result = try_node(branch, path, value);
         if result.is_valid() {
             validated += 1;
             best = None;
             first_success.get_or_insert(result);
             continue;
         }
-        if validated == 0 && best.as_ref().is_none_or(|b| result.count > b.count) {
-            best = Some(result);
+        if validated == 0 && best.as_ref().is_none_or(|(_, b)| result.count > b.count) {
+            best = Some((i, result));
         }
     }
     if validated == 1 {
-        return first_success.unwrap_or_default();
+        out.merge(first_success.unwrap_or_default());
+        return;
     }
-    let found =
-        if validated == 0 { "Found none valid".to_owned() } else { format!("Found {validated} valid alternatives") };
-    let text = format!("{} must validate one and only one schema (oneOf). {found}", gofmt::quote(&path.to_string()));
-    let mut out = Outcome::error(Message::plain(text));
-    if let Some(b) = best {
-        out.merge(b);
+    out.report(|| {
+        let found = if validated == 0 {
+            "Found none valid".to_owned()
+        } else {
+            format!("Found {validated} valid alternatives")
+        };
+        Message::plain(format!(
+            "{} must validate one and only one schema (oneOf). {found}",
+            gofmt::quote(&path.to_string())
+        ))
+    });
+    if let Some(best) = best {
+        merge_failed_branch(branches, best, path, value, out);
     }
-    out
+}
+
+// Adds a failing branch's quiet result, or, into an outcome that keeps
+// messages, the branch validated again with them (the same count).
+fn merge_failed_branch(
+    branches: &[Node],
+    (i, quiet): (usize, Outcome),
+    path: &At<'_>,
+    value: &Value,
+    out: &mut Outcome,
+) {
+    if out.is_quiet() {
+        out.merge(quiet);
+    } else {
+        out.merge(validate_node(&branches[i], path, value));
+    }
 }
 
 // `allOf` keeps every branch's result and adds its own message when some
 // branch fails.
-fn all_of(branches: &[Node], path: &At<'_>, value: &Value) -> Outcome {
-    let mut out = Outcome::default();
+fn all_of(branches: &[Node], path: &At<'_>, value: &Value, out: &mut Outcome) {
     let mut validated = 0usize;
     for branch in branches {
-        let result = validate_node(branch, path, value);
+        let result = if out.is_quiet() { try_node(branch, path, value) } else { validate_node(branch, path, value) };
         if result.is_valid() {
             validated += 1;
         }
         out.merge(result);
     }
     if validated != branches.len() {
-        let none = if validated == 0 { ". None validated" } else { "" };
-        out.add(Message::plain(format!(
-            "{} must validate all the schemas (allOf){none}",
-            gofmt::quote(&path.to_string())
-        )));
+        out.report(|| {
+            let none = if validated == 0 { ". None validated" } else { "" };
+            Message::plain(format!("{} must validate all the schemas (allOf){none}", gofmt::quote(&path.to_string())))
+        });
     }
-    out
 }
 
 #[cfg(test)]
@@ -155,6 +180,32 @@ mod tests {
         assert_eq!(
             texts(&Outcome::of(|o| check(&node, &F, &json!(1), o))),
             vec!["\"f\" must not validate the schema (not)"]
+        );
+    }
+
+    #[test]
+    fn quiet_and_loud_outcomes_agree_but_for_messages() {
+        let nested = Node { any_of: vec![typed("integer"), typed("boolean")], ..Node::default() };
+        let node = Node { any_of: vec![typed("string"), nested], one_of: vec![typed("number")], ..Node::default() };
+        for value in [json!(1), json!(true), json!("x"), json!([1])] {
+            let loud = Outcome::of(|o| check(&node, &F, &value, o));
+            let mut quiet = Outcome::quiet();
+            check(&node, &F, &value, &mut quiet);
+            assert_eq!((quiet.is_valid(), quiet.count), (loud.is_valid(), loud.count), "{value}");
+            assert!(quiet.messages.is_empty());
+        }
+        // The nested `anyOf` counts more matches, so it is the branch
+        // reported, validated again with messages; its own `anyOf` text is
+        // the outer one's and kept once.
+        let loud = Outcome::of(|o| check(&node, &F, &json!([1]), o));
+        assert_eq!(
+            texts(&loud),
+            [
+                "\"f\" must validate at least one schema (anyOf)",
+                "f in body must be of type integer: \"array\"",
+                "\"f\" must validate one and only one schema (oneOf). Found none valid",
+                "f in body must be of type number: \"array\""
+            ]
         );
     }
 }

@@ -128,7 +128,7 @@ fn range_error(n: Num, type_name: &str, format: &str, prefix: &str, path: &At<'_
 pub(crate) fn check(node: &Node, path: &At<'_>, n: Num, out: &mut Outcome) {
     let (type_name, format) = (node.single_type(), node.format.as_str());
     if let Some(m) = range_error(n, type_name, format, "Checked", path) {
-        out.add(m);
+        out.report(|| m);
     }
     let bound = |value: f64, prefix: &str| range_error(Num::Float(value), type_name, format, prefix, path);
     if let Some(factor) = node.multiple_of {
@@ -151,12 +151,12 @@ fn checked_bound(bound_error: Option<Message>, n: Num, compare: impl Fn(Num) -> 
     let failure = match bound_error {
         None => compare(n),
         Some(m) => {
-            out.add(m);
+            out.report(|| m);
             compare(Num::Float(n.as_f64()))
         }
     };
     if let Some(m) = failure {
-        out.add(m);
+        out.report(|| m);
     }
 }
 

@@ -10,43 +10,63 @@ use super::schema::Node;
 
 /// Validates a string value. Counts no match.
 pub(crate) fn check(node: &Node, path: &At<'_>, s: &str, out: &mut Outcome) {
-    if let Some(message) = first_failure(node, path, s) {
-        out.add(message);
+    if let Some(failure) = first_failure(node, s) {
+        out.report(|| message(failure, node, path, s));
     }
 }
 
-fn first_failure(node: &Node, path: &At<'_>, s: &str) -> Option<Message> {
+/// The first check a string fails, its message built only when reported.
+enum Failure {
+    TooLong(i64),
+    TooShort(i64),
+    /// The pattern does not match; with Go's compile error when Go cannot
+    /// compile it, which fails every value.
+    NoMatch(Option<String>),
+}
+
+fn first_failure(node: &Node, s: &str) -> Option<Failure> {
     // Lengths count code points, counted only for a node with a bound.
     let length = || i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
-    let datum = || Some(Value::String(s.to_owned()));
     if let Some(max) = node.max_length
         && length() > max
     {
-        let text = format!("{path} in body should be at most {max} chars long");
-        return Some(Message::new(Code::TooLong, path, datum(), text).with_limit(max));
+        return Some(Failure::TooLong(max));
     }
     if let Some(min) = node.min_length
         && length() < min
     {
-        return Some(Message::new(
-            Code::Field,
-            path,
-            datum(),
-            format!("{path} in body should be at least {min} chars long"),
-        ));
+        return Some(Failure::TooShort(min));
     }
-    let pattern = node.pattern.as_str();
-    if pattern.is_empty() {
+    if node.pattern.as_str().is_empty() {
         return None;
     }
-    // An unanchored search; a pattern Go cannot compile fails every value
-    // with Go's compile error in the message.
-    let shown = match node.pattern.search(s) {
-        Search::Match => return None,
-        Search::NoMatch => pattern.to_owned(),
-        Search::Invalid(error) => format!("{pattern}, but pattern is invalid: {error}"),
-    };
-    Some(Message::new(Code::Field, path, datum(), format!("{path} in body should match '{shown}'")))
+    // An unanchored search.
+    match node.pattern.search(s) {
+        Search::Match => None,
+        Search::NoMatch => Some(Failure::NoMatch(None)),
+        Search::Invalid(error) => Some(Failure::NoMatch(Some(error))),
+    }
+}
+
+fn message(failure: Failure, node: &Node, path: &At<'_>, s: &str) -> Message {
+    let datum = Some(Value::String(s.to_owned()));
+    match failure {
+        Failure::TooLong(max) => {
+            let text = format!("{path} in body should be at most {max} chars long");
+            Message::new(Code::TooLong, path, datum, text).with_limit(max)
+        }
+        Failure::TooShort(min) => {
+            Message::new(Code::Field, path, datum, format!("{path} in body should be at least {min} chars long"))
+        }
+        Failure::NoMatch(invalid) => {
+            let pattern = node.pattern.as_str();
+            let shown = match invalid {
+                None => pattern.to_owned(),
+                Some(error) => format!("{pattern}, but pattern is invalid: {error}"),
+            };
+            Message::new(Code::Field, path, datum, format!("{path} in body should match '{shown}'"))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
     // nullable.
     if value.is_null() {
         if !node.types.is_empty() && !node.has_type("null") && !node.nullable {
-            out.add(invalid_type(path, &node.types.join(","), "null"));
+            out.report(|| invalid_type(path, &node.types.join(","), "null"));
             return;
         }
         out.inc();
@@ -58,13 +58,13 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
     let format = node.format.as_str();
     // Under a format, other kinds must match the type or the format.
     if !(string_or_array || format.is_empty() || compatible || kind_format == format) {
-        out.add(invalid_type(path, format, kind_format));
+        out.report(|| invalid_type(path, format, kind_format));
         return;
     }
     // Strings and arrays under a format pass unless the type is numeric.
     let type_checked = !string_or_array || format.is_empty() || node.has_type("number") || node.has_type("integer");
     if type_checked && !compatible {
-        out.add(invalid_type(path, &node.types.join(","), kind));
+        out.report(|| invalid_type(path, &node.types.join(","), kind));
         return;
     }
     out.inc();

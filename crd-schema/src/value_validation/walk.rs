@@ -48,6 +48,14 @@ pub(crate) fn validate_node(node: &Node, path: &At<'_>, value: &Value) -> Outcom
     out
 }
 
+/// As [`validate_node`], into a [quiet](Outcome::quiet) outcome: whether
+/// the value passes and its match count, without messages.
+pub(crate) fn try_node(node: &Node, path: &At<'_>, value: &Value) -> Outcome {
+    let mut out = Outcome::quiet();
+    validate_into(node, path, value, &mut out);
+    out
+}
+
 // `validate_node`, adding its messages and matches to `out`: what merging
 // its own outcome would add, without building one per node.
 fn validate_into(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome) {
@@ -102,17 +110,21 @@ fn check_array(node: &Node, path: &At<'_>, items: &[Value], out: &mut Outcome) {
     if let Some(min) = node.min_items
         && size < min
     {
-        let text = format!("{path} in body should have at least {min} items");
-        out.add(Message::new(Code::Field, path, Some(Value::from(size)), text));
+        out.report(|| {
+            let text = format!("{path} in body should have at least {min} items");
+            Message::new(Code::Field, path, Some(Value::from(size)), text)
+        });
     }
     if let Some(max) = node.max_items
         && size > max
     {
-        let text = format!("{path} in body should have at most {max} items");
-        out.add(Message::new(Code::MaxItems, path, Some(Value::from(size)), text).with_limit(max));
+        out.report(|| {
+            let text = format!("{path} in body should have at most {max} items");
+            Message::new(Code::MaxItems, path, Some(Value::from(size)), text).with_limit(max)
+        });
     }
     if node.unique_items && has_duplicates(items) {
-        out.add(Message::new(Code::Field, path, None, format!("{path} in body shouldn't contain duplicates")));
+        out.report(|| Message::new(Code::Field, path, None, format!("{path} in body shouldn't contain duplicates")));
     }
     out.inc();
 }
@@ -167,16 +179,19 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
     if let Some(min) = node.min_properties
         && count < min
     {
-        let text = format!("{path} in body should have at least {min} properties");
-        out.add(Message::new(Code::Field, path, Some(Value::from(count)), text));
+        out.report(|| {
+            let text = format!("{path} in body should have at least {min} properties");
+            Message::new(Code::Field, path, Some(Value::from(count)), text)
+        });
         return;
     }
     if let Some(max) = node.max_properties
         && count > max
     {
-        let text = format!("{path} in body should have at most {max} properties");
-        let message = Message::new(Code::TooManyProperties, path, Some(Value::from(count)), text).with_limit(max);
-        out.add(message);
+        out.report(|| {
+            let text = format!("{path} in body should have at most {max} properties");
+            Message::new(Code::TooManyProperties, path, Some(Value::from(count)), text).with_limit(max)
+        });
         return;
     }
     // Unknown keys matter only under `additionalProperties: false` or a
@@ -185,8 +200,10 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
     for (key, value) in map.iter().filter(|(k, _)| unknown_keys_matter && !node.has_property(k)) {
         match &node.additional {
             Some(Additional::Allows(false)) => {
-                let text = format!("{path}.{key} in body is a forbidden property");
-                out.add(Message::new(Code::Field, path, Some(Value::String(key.clone())), text));
+                out.report(|| {
+                    let text = format!("{path}.{key} in body is a forbidden property");
+                    Message::new(Code::Field, path, Some(Value::String(key.clone())), text)
+                });
             }
             Some(Additional::Schema(schema)) => validate_into(schema, &At::Key(path, key), value, out),
             _ => {}
@@ -211,8 +228,10 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
         }
     }
     for key in node.required.iter().filter(|k| !map.contains_key(k.as_str())) {
-        let name = At::Key(path, key);
-        out.add(Message::new(Code::Required, name, None, format!("{name} in body is required")));
+        out.report(|| {
+            let name = At::Key(path, key);
+            Message::new(Code::Required, name, None, format!("{name} in body is required"))
+        });
     }
 }
 

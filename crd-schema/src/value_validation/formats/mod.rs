@@ -101,7 +101,7 @@ pub(crate) fn check(format: &str, path: &At<'_>, s: &str, out: &mut Outcome) -> 
     }
     let Some(valid) = validates(&normalize(format), s) else { return false };
     if !valid {
-        out.add(invalid_type(path, format, s));
+        out.report(|| invalid_type(path, format, s));
     }
     true
 }
