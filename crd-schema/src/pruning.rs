@@ -67,11 +67,7 @@ impl Walk {
     // `x-kubernetes-embedded-resource: true`; an absent schema becomes the
     // empty schema first. The flag applies to the top-level object only.
     fn root(&mut self, value: &mut Value, schema: Option<&Structural>, is_resource_root: bool) {
-        let empty = Structural::default();
-        let schema = match schema {
-            None if is_resource_root => Some(&empty),
-            other => other,
-        };
+        let schema = Structural::at_resource_root(schema, is_resource_root);
         self.pruning(value, schema, is_resource_root);
     }
 

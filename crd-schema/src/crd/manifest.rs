@@ -36,7 +36,7 @@ fn apply_defaults(spec: &mut CrdSpec, status: &mut CrdStatus, layout: Layout) {
         }
     }
     if spec.names.singular.is_empty() {
-        spec.names.singular = go_to_lower(&spec.names.kind);
+        spec.names.singular = go_to_lower(&spec.names.kind).into_owned();
     }
     if spec.names.list_kind.is_empty() && !spec.names.kind.is_empty() {
         spec.names.list_kind = format!("{}List", spec.names.kind);

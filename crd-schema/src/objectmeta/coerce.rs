@@ -38,13 +38,8 @@ pub fn coerce(
     is_resource_root: bool,
     options: CoerceOptions,
 ) -> Result<Vec<String>, Box<FieldError>> {
-    // At the resource root the schema acts as an embedded resource; an
-    // absent root schema becomes the empty schema first.
-    let empty = Structural::default();
-    let schema = match schema {
-        None if is_resource_root => Some(&empty),
-        other => other,
-    };
+    // At the resource root the schema acts as an embedded resource.
+    let schema = Structural::at_resource_root(schema, is_resource_root);
     let mut coercer = Coercer { options, unknown: Vec::new() };
     coercer.walk(path, value, schema, is_resource_root)?;
     coercer.unknown.sort();

@@ -77,8 +77,14 @@ pub fn get_object_meta(
         return Ok(None);
     };
     let strict = options.return_unknown_field_paths;
-    let prefix = options.parent_path.child("metadata").to_string();
-    let prefixed = |paths: Vec<String>| -> Vec<String> { paths.into_iter().map(|p| format!("{prefix}.{p}")).collect() };
+    // Unknown fields are rare: their prefix is rendered only for them.
+    let prefixed = |paths: Vec<String>| -> Vec<String> {
+        if paths.is_empty() {
+            return paths;
+        }
+        let prefix = options.parent_path.child("metadata").to_string();
+        paths.into_iter().map(|p| format!("{prefix}.{p}")).collect()
+    };
     let error = match decode(metadata, strict) {
         Ok((meta, unknown)) => return Ok(Some(DecodedObjectMeta { meta, unknown_field_paths: prefixed(unknown) })),
         Err(error) => error,

@@ -8,6 +8,7 @@
 //! is valid); the caller wraps them into field errors. Lengths are byte
 //! lengths and the patterns are ASCII-only, as in Go, so any non-ASCII byte
 //! fails a pattern.
+use std::borrow::Cow;
 
 const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', \
@@ -261,13 +262,24 @@ pub fn parse_group_version(gv: &str) -> Result<(String, String), GroupVersionErr
 /// Go's `strings.ToLower`: the simple per-rune lower-case mapping. It
 /// differs from Rust's full mapping only for `İ` (Go: `i`), which matters
 /// for byte lengths.
-pub fn go_to_lower(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let lower: Vec<char> = if c == '\u{130}' { vec!['i'] } else { c.to_lowercase().collect() };
-            lower
-        })
-        .collect()
+/// Borrowed when nothing changes, which is the common case of ASCII
+/// text without capitals.
+pub fn go_to_lower(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Cow::Owned(s.to_ascii_lowercase());
+        }
+        return Cow::Borrowed(s);
+    }
+    let mut lower = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\u{130}' {
+            lower.push('i');
+        } else {
+            lower.extend(c.to_lowercase());
+        }
+    }
+    Cow::Owned(lower)
 }
 
 #[cfg(test)]
@@ -348,5 +360,7 @@ mod tests {
     fn lower_casing_like_go() {
         assert_eq!(go_to_lower("MixedCase"), "mixedcase");
         assert_eq!(go_to_lower("\u{130}"), "i");
+        assert_eq!(go_to_lower("Ünïcode \u{130}X"), "ünïcode ix");
+        assert!(matches!(go_to_lower("lower.case/key"), Cow::Borrowed("lower.case/key")));
     }
 }

@@ -35,11 +35,7 @@ pub type NameFn<'a> = &'a dyn Fn(&str, bool) -> Vec<String>;
 /// Validates the embedded resources of `value` under `path` (the root when
 /// empty); with `is_resource_root` the root object counts as one.
 pub fn validate(path: &Path, value: &Value, schema: Option<&Structural>, is_resource_root: bool) -> ErrorList {
-    let empty = Structural::default();
-    let schema = match schema {
-        None if is_resource_root => Some(&empty),
-        other => other,
-    };
+    let schema = Structural::at_resource_root(schema, is_resource_root);
     let mut errors = ErrorList::new();
     walk(path, value, schema, is_resource_root, &mut errors);
     errors
@@ -157,21 +153,23 @@ pub fn validate_object_meta(
 ) -> ErrorList {
     let mut errors = ErrorList::new();
     if !meta.generate_name.is_empty() {
-        let p = path.child("generateName");
         errors.extend(
             name_fn(&meta.generate_name, true)
                 .into_iter()
-                .map(|m| FieldError::invalid(&p, meta.generate_name.as_str(), m)),
+                .map(|m| FieldError::invalid(&path.child("generateName"), meta.generate_name.as_str(), m)),
         );
     }
     // A name is required unless a generated one is pending.
     if meta.name.is_empty() {
         errors.push(FieldError::required(&path.child("name"), "name or generateName is required"));
     } else {
-        let p = path.child("name");
-        errors.extend(name_fn(&meta.name, false).into_iter().map(|m| FieldError::invalid(&p, meta.name.as_str(), m)));
+        errors.extend(
+            name_fn(&meta.name, false)
+                .into_iter()
+                .map(|m| FieldError::invalid(&path.child("name"), meta.name.as_str(), m)),
+        );
     }
-    errors.extend(validate_namespace(meta, requires_namespace, &path.child("namespace")));
+    errors.extend(validate_namespace(meta, requires_namespace, path));
     if meta.generation < 0 {
         errors.push(FieldError::invalid(
             &path.child("generation"),
@@ -179,10 +177,10 @@ pub fn validate_object_meta(
             "must be greater than or equal to 0",
         ));
     }
-    errors.extend(validate_labels(meta, &path.child("labels")));
-    errors.extend(validate_annotations(meta, &path.child("annotations")));
-    errors.extend(validate_owner_references(&meta.owner_references, &path.child("ownerReferences")));
-    errors.extend(validate_finalizers(&meta.finalizers, &path.child("finalizers")));
+    errors.extend(validate_labels(meta, path));
+    errors.extend(validate_annotations(meta, path));
+    errors.extend(validate_owner_references(&meta.owner_references, path));
+    errors.extend(validate_finalizers(&meta.finalizers, path));
     for (i, entry) in meta.managed_fields.iter().enumerate() {
         errors.extend(validate_managed_fields_entry(entry, &path.child("managedFields").index(i)));
     }
@@ -235,9 +233,9 @@ pub fn validate_object_meta_update(new: &ObjectMeta, old: &ObjectMeta, path: &Pa
         grace_changed,
         BadValue::Json(grace.map_or(Value::Null, Value::from)),
     ));
-    errors.extend(validate_labels(new, &path.child("labels")));
-    errors.extend(validate_annotations(new, &path.child("annotations")));
-    errors.extend(validate_owner_references(&new.owner_references, &path.child("ownerReferences")));
+    errors.extend(validate_labels(new, path));
+    errors.extend(validate_annotations(new, path));
+    errors.extend(validate_owner_references(&new.owner_references, path));
     for (i, entry) in new.managed_fields.iter().enumerate() {
         errors.extend(validate_managed_fields_entry(entry, &path.child("managedFields").index(i)));
     }
@@ -252,44 +250,50 @@ fn go_time_string(t: &super::Time) -> String {
     format!("{text} +0000 UTC")
 }
 
+// The checks below take the path of the metadata and name their field
+// only in an error: a valid object builds no paths.
+
 // A namespaced object needs a namespace that is a DNS-1123 label; a
 // cluster-scoped one may not have one.
-fn validate_namespace(meta: &ObjectMeta, requires_namespace: bool, path: &Path) -> ErrorList {
+fn validate_namespace(meta: &ObjectMeta, requires_namespace: bool, metadata: &Path) -> ErrorList {
+    let path = || metadata.child("namespace");
     match (requires_namespace, meta.namespace.is_empty()) {
-        (true, true) => vec![FieldError::required(path, "")],
+        (true, true) => vec![FieldError::required(&path(), "")],
         (true, false) => validate_namespace_name(&meta.namespace)
             .into_iter()
-            .map(|m| FieldError::invalid(path, meta.namespace.as_str(), m))
+            .map(|m| FieldError::invalid(&path(), meta.namespace.as_str(), m))
             .collect(),
         (false, true) => Vec::new(),
-        (false, false) => vec![FieldError::forbidden(path, "not allowed on this type")],
+        (false, false) => vec![FieldError::forbidden(&path(), "not allowed on this type")],
     }
 }
 
 // Label keys are qualified names and values label values; every error is
 // reported at `labels` with the key or value as the bad value.
-fn validate_labels(meta: &ObjectMeta, path: &Path) -> ErrorList {
+fn validate_labels(meta: &ObjectMeta, metadata: &Path) -> ErrorList {
+    let path = || metadata.child("labels");
     let mut errors = ErrorList::new();
     for (key, value) in &meta.labels {
-        errors.extend(is_qualified_name(key).into_iter().map(|m| FieldError::invalid(path, key.as_str(), m)));
-        errors.extend(is_valid_label_value(value).into_iter().map(|m| FieldError::invalid(path, value.as_str(), m)));
+        errors.extend(is_qualified_name(key).into_iter().map(|m| FieldError::invalid(&path(), key.as_str(), m)));
+        errors.extend(is_valid_label_value(value).into_iter().map(|m| FieldError::invalid(&path(), value.as_str(), m)));
     }
     errors
 }
 
 // Annotation keys are qualified names once lower-cased; keys and values
 // together may not exceed 256 KiB.
-fn validate_annotations(meta: &ObjectMeta, path: &Path) -> ErrorList {
+fn validate_annotations(meta: &ObjectMeta, metadata: &Path) -> ErrorList {
+    let path = || metadata.child("annotations");
     let mut errors = ErrorList::new();
     let mut total = 0usize;
     for (key, value) in &meta.annotations {
         errors.extend(
-            is_qualified_name(&go_to_lower(key)).into_iter().map(|m| FieldError::invalid(path, key.as_str(), m)),
+            is_qualified_name(&go_to_lower(key)).into_iter().map(|m| FieldError::invalid(&path(), key.as_str(), m)),
         );
         total = total.saturating_add(key.len()).saturating_add(value.len());
     }
     if total > TOTAL_ANNOTATION_SIZE_LIMIT {
-        errors.push(too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+        errors.push(too_long(&path(), TOTAL_ANNOTATION_SIZE_LIMIT));
     }
     errors
 }
@@ -303,7 +307,11 @@ fn too_long(path: &Path, max: usize) -> FieldError {
 // Each reference needs a version, kind, name and uid (errors at
 // `ownerReferences.<field>`, without index); an Event may not own; at most
 // one reference may be the controller.
-fn validate_owner_references(references: &[OwnerReference], path: &Path) -> ErrorList {
+fn validate_owner_references(references: &[OwnerReference], metadata: &Path) -> ErrorList {
+    if references.is_empty() {
+        return ErrorList::new();
+    }
+    let path = &metadata.child("ownerReferences");
     let mut errors = ErrorList::new();
     let mut first_controller: Option<String> = None;
     for r in references {
@@ -361,15 +369,16 @@ fn validate_owner_reference(r: &OwnerReference, path: &Path) -> ErrorList {
 
 // Finalizers are qualified names, and `orphan` excludes
 // `foregroundDeletion`.
-fn validate_finalizers(finalizers: &[String], path: &Path) -> ErrorList {
+fn validate_finalizers(finalizers: &[String], metadata: &Path) -> ErrorList {
+    let path = || metadata.child("finalizers");
     let mut errors = ErrorList::new();
     for f in finalizers {
-        errors.extend(is_qualified_name(f).into_iter().map(|m| FieldError::invalid(path, f.as_str(), m)));
+        errors.extend(is_qualified_name(f).into_iter().map(|m| FieldError::invalid(&path(), f.as_str(), m)));
     }
     let has = |name: &str| finalizers.iter().any(|f| f == name);
     if has("orphan") && has("foregroundDeletion") {
         let list = Value::Array(finalizers.iter().map(|f| Value::String(f.clone())).collect());
-        errors.push(FieldError::invalid(path, list, "finalizer orphan and foregroundDeletion cannot be both set"));
+        errors.push(FieldError::invalid(&path(), list, "finalizer orphan and foregroundDeletion cannot be both set"));
     }
     errors
 }

@@ -28,7 +28,7 @@ mod convert;
 mod property_index;
 mod validation;
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde_json::Value;
 
@@ -187,6 +187,17 @@ impl Structural {
     /// built again (or its `derived` reset).
     pub fn holds(&self) -> Holds {
         *self.derived.holds.get_or_init(|| Holds::of(self))
+    }
+
+    /// The schema a walk of a resource uses at its root: there an absent
+    /// schema becomes the empty one, since the root is walked as an
+    /// embedded resource (pruning, ObjectMeta coercion and validation).
+    pub(crate) fn at_resource_root(schema: Option<&Structural>, is_resource_root: bool) -> Option<&Structural> {
+        static EMPTY: LazyLock<Structural> = LazyLock::new(Structural::default);
+        match schema {
+            None if is_resource_root => Some(&EMPTY),
+            other => other,
+        }
     }
 
     /// The `additionalProperties` schema, if it is a schema (not a boolean).
