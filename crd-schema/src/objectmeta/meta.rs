@@ -85,25 +85,31 @@ pub struct ManagedFieldsEntry {
     pub subresource: String,
 }
 
-/// A map with sorted keys, filled with the non-empty fields.
+/// A JSON object filled with the non-empty fields, which are written in
+/// sorted key order (Go's encoder sorts a map's keys).
 #[derive(Default)]
-struct Sorted(BTreeMap<&'static str, Value>);
+struct Sorted(Map<String, Value>);
 
 impl Sorted {
     fn string(&mut self, key: &'static str, value: &str) {
         if !value.is_empty() {
-            self.0.insert(key, Value::String(value.to_owned()));
+            self.insert(key, Value::String(value.to_owned()));
         }
     }
 
     fn value(&mut self, key: &'static str, value: Option<Value>) {
         if let Some(value) = value {
-            self.0.insert(key, value);
+            self.insert(key, value);
         }
     }
 
+    fn insert(&mut self, key: &'static str, value: Value) {
+        debug_assert!(self.0.keys().next_back().is_none_or(|last| last.as_str() < key), "{key} is out of order");
+        self.0.insert(key.to_owned(), value);
+    }
+
     fn into_value(self) -> Value {
-        Value::Object(self.0.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+        Value::Object(self.0)
     }
 }
 
@@ -127,24 +133,24 @@ impl ObjectMeta {
     /// removes the `null` the converter writes).
     pub fn to_value(&self) -> Value {
         let mut m = Sorted::default();
-        m.string("name", &self.name);
-        m.string("generateName", &self.generate_name);
-        m.string("namespace", &self.namespace);
-        m.string("selfLink", &self.self_link);
-        m.string("uid", &self.uid);
-        m.string("resourceVersion", &self.resource_version);
-        m.value("generation", (self.generation != 0).then(|| Value::from(self.generation)));
+        m.value("annotations", string_map(&self.annotations));
         m.value(
             "creationTimestamp",
             (!self.creation_timestamp.is_zero()).then(|| time_value(&self.creation_timestamp)),
         );
-        m.value("deletionTimestamp", self.deletion_timestamp.as_ref().map(time_value));
         m.value("deletionGracePeriodSeconds", self.deletion_grace_period_seconds.map(Value::from));
-        m.value("labels", string_map(&self.labels));
-        m.value("annotations", string_map(&self.annotations));
-        m.value("ownerReferences", list(&self.owner_references, OwnerReference::to_value));
+        m.value("deletionTimestamp", self.deletion_timestamp.as_ref().map(time_value));
         m.value("finalizers", list(&self.finalizers, |f| Value::String(f.clone())));
+        m.string("generateName", &self.generate_name);
+        m.value("generation", (self.generation != 0).then(|| Value::from(self.generation)));
+        m.value("labels", string_map(&self.labels));
         m.value("managedFields", list(&self.managed_fields, ManagedFieldsEntry::to_value));
+        m.string("name", &self.name);
+        m.string("namespace", &self.namespace);
+        m.value("ownerReferences", list(&self.owner_references, OwnerReference::to_value));
+        m.string("resourceVersion", &self.resource_version);
+        m.string("selfLink", &self.self_link);
+        m.string("uid", &self.uid);
         m.into_value()
     }
 }
@@ -153,13 +159,12 @@ impl OwnerReference {
     /// The JSON form, keys sorted.
     pub fn to_value(&self) -> Value {
         let mut m = Sorted::default();
-        for (key, value) in
-            [("apiVersion", &self.api_version), ("kind", &self.kind), ("name", &self.name), ("uid", &self.uid)]
-        {
-            m.0.insert(key, Value::String(value.clone()));
-        }
-        m.value("controller", self.controller.map(Value::Bool));
+        m.insert("apiVersion", Value::String(self.api_version.clone()));
         m.value("blockOwnerDeletion", self.block_owner_deletion.map(Value::Bool));
+        m.value("controller", self.controller.map(Value::Bool));
+        m.insert("kind", Value::String(self.kind.clone()));
+        m.insert("name", Value::String(self.name.clone()));
+        m.insert("uid", Value::String(self.uid.clone()));
         m.into_value()
     }
 
@@ -192,13 +197,13 @@ impl ManagedFieldsEntry {
     /// The JSON form, keys sorted.
     pub fn to_value(&self) -> Value {
         let mut m = Sorted::default();
-        m.string("manager", &self.manager);
-        m.string("operation", &self.operation);
         m.string("apiVersion", &self.api_version);
-        m.value("time", self.time.as_ref().map(time_value));
         m.string("fieldsType", &self.fields_type);
         m.value("fieldsV1", self.fields_v1.clone());
+        m.string("manager", &self.manager);
+        m.string("operation", &self.operation);
         m.string("subresource", &self.subresource);
+        m.value("time", self.time.as_ref().map(time_value));
         m.into_value()
     }
 }
@@ -208,9 +213,12 @@ impl ManagedFieldsEntry {
 /// position.
 pub fn set_object_meta(object: &mut Map<String, Value>, meta: Option<&ObjectMeta>) {
     match meta {
-        Some(meta) => {
-            object.insert("metadata".to_owned(), meta.to_value());
-        }
+        Some(meta) => match object.get_mut("metadata") {
+            Some(slot) => *slot = meta.to_value(),
+            None => {
+                object.insert("metadata".to_owned(), meta.to_value());
+            }
+        },
         None => {
             object.shift_remove("metadata");
         }
@@ -257,5 +265,46 @@ mod tests {
         assert_eq!(obj.keys().collect::<Vec<_>>(), ["a", "metadata", "b"]);
         set_object_meta(&mut obj, None);
         assert_eq!(obj.keys().collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    #[test]
+    fn every_field_is_written_in_sorted_order() {
+        let time = Time::parse_rfc3339("2024-01-02T03:04:05Z").unwrap();
+        let entry = ManagedFieldsEntry {
+            manager: "m".into(),
+            operation: "Apply".into(),
+            api_version: "v1".into(),
+            time: Some(time),
+            fields_type: "FieldsV1".into(),
+            fields_v1: Some(json!({})),
+            subresource: "status".into(),
+        };
+        let reference =
+            OwnerReference { controller: Some(true), block_owner_deletion: Some(true), ..Default::default() };
+        let meta = ObjectMeta {
+            name: "n".into(),
+            generate_name: "g".into(),
+            namespace: "ns".into(),
+            self_link: "s".into(),
+            uid: "u".into(),
+            resource_version: "1".into(),
+            generation: 1,
+            creation_timestamp: time,
+            deletion_timestamp: Some(time),
+            deletion_grace_period_seconds: Some(1),
+            labels: [("l".to_owned(), "v".to_owned())].into(),
+            annotations: [("a".to_owned(), "v".to_owned())].into(),
+            owner_references: vec![reference],
+            finalizers: vec!["f".into()],
+            managed_fields: vec![entry],
+        };
+        let value = meta.to_value();
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        for object in [&value, &value["ownerReferences"][0], &value["managedFields"][0]] {
+            let mut sorted = keys(object);
+            sorted.sort();
+            assert_eq!(keys(object), sorted);
+        }
+        assert_eq!(keys(&value).len(), 15);
     }
 }
