@@ -126,12 +126,25 @@ pub fn prune_nulls(value: &mut Value, schema: Option<&Structural>) {
 fn prune_nulls_object(map: &mut Map<String, Value>, schema: &Structural) {
     map.retain(|key, value| {
         let child = schema.property(key).or_else(|| schema.additional_properties_schema());
-        if value.is_null() {
-            return !child.is_some_and(|s| !s.generic.nullable && s.generic.default.is_none());
-        }
-        prune_nulls(value, child);
-        true
+        prune_nulls_under(value, child)
     });
+}
+
+/// Null pruning of an object's value under its key's schema `child`:
+/// whether the key stays (`false` for a `null` to delete), the value's
+/// own `null`s pruned.
+pub(crate) fn prune_nulls_under(value: &mut Value, child: Option<&Structural>) -> bool {
+    if value.is_null() {
+        return !drops_null(child);
+    }
+    prune_nulls(value, child);
+    true
+}
+
+/// Whether a `null` under the key schema `child` is deleted: the schema is
+/// present, not `nullable` and has no `default`.
+pub(crate) fn drops_null(child: Option<&Structural>) -> bool {
+    child.is_some_and(|s| !s.generic.nullable && s.generic.default.is_none())
 }
 
 /// Why [`prune_defaults`] failed: Go's error text after

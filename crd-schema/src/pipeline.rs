@@ -102,8 +102,7 @@ pub(crate) fn decode_or_return(
         root_meta.iter().flatten().flat_map(|m| m.unknown_field_paths.iter().cloned()).collect::<Vec<_>>();
 
     if !options.preserve_unknown_fields {
-        unknown_fields.extend(pruning::prune(&mut object, schema, options.resource_root));
-        defaulting::prune_nulls(&mut object, schema);
+        unknown_fields.extend(pruning::prune_with_nulls(&mut object, schema, options.resource_root));
     }
     let coerce = CoerceOptions { drop_invalid_fields: false, return_unknown_field_paths: true };
     unknown_fields

@@ -4,7 +4,10 @@
 //! Entry points:
 //! - [`prune`]: prunes a value in place and returns the sorted paths of the
 //!   removed fields (`spec.a`, `items[0].x`, `spec.map.someKey.x`);
-//! - [`prune_untracked`]: the same walk without path tracking.
+//! - [`prune_untracked`]: the same walk without path tracking;
+//! - [`prune_with_nulls`]: [`prune`] followed by null pruning
+//!   ([`defaulting::prune_nulls`]), as the decode pipeline runs them, in
+//!   one walk.
 //!
 //! Pruning never fails and never touches scalars or `null`: it only deletes
 //! object keys. There are two walks, a *pruning* walk and a *preserving*
@@ -25,28 +28,34 @@
 
 use serde_json::{Map, Value};
 
+use crate::defaulting;
 use crate::structural::Structural;
 
 /// Prunes `value` against `schema` and returns the sorted paths of the
 /// removed fields. `is_resource_root` makes the root schema behave as an
 /// embedded resource (an absent root schema becomes `{}` first).
 pub fn prune(value: &mut Value, schema: Option<&Structural>, is_resource_root: bool) -> Vec<String> {
-    let mut walk = Walk { track: true, path: String::new(), depth: 0, pruned: Vec::new() };
-    walk.root(value, schema, is_resource_root);
-    walk.pruned.sort();
-    walk.pruned
+    Walk::new(true, false).run(value, schema, is_resource_root)
 }
 
 /// Prunes `value` like [`prune`] without building any paths.
 pub fn prune_untracked(value: &mut Value, schema: Option<&Structural>, is_resource_root: bool) {
-    let mut walk = Walk { track: false, path: String::new(), depth: 0, pruned: Vec::new() };
-    walk.root(value, schema, is_resource_root);
+    Walk::new(false, false).run(value, schema, is_resource_root);
+}
+
+/// [`prune`], then [`defaulting::prune_nulls`] with the same schema, in one
+/// walk: each key the pruning keeps is also checked for a `null` to drop.
+/// Returns the pruned paths, as [`prune`] does.
+pub fn prune_with_nulls(value: &mut Value, schema: Option<&Structural>, is_resource_root: bool) -> Vec<String> {
+    Walk::new(true, true).run(value, schema, is_resource_root)
 }
 
 /// The state of one pruning run: the current path (built only when
-/// tracking), the nesting depth and the removed paths found so far.
+/// tracking), the nesting depth and the removed paths found so far, and
+/// whether `null`s are pruned too.
 struct Walk {
     track: bool,
+    nulls: bool,
     path: String,
     depth: usize,
     pruned: Vec<String>,
@@ -63,6 +72,16 @@ struct ObjectMode {
 const META_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
 impl Walk {
+    fn new(track: bool, nulls: bool) -> Self {
+        Self { track, nulls, path: String::new(), depth: 0, pruned: Vec::new() }
+    }
+
+    fn run(mut self, value: &mut Value, schema: Option<&Structural>, is_resource_root: bool) -> Vec<String> {
+        self.root(value, schema, is_resource_root);
+        self.pruned.sort();
+        self.pruned
+    }
+
     // At a resource root the schema behaves as if it had
     // `x-kubernetes-embedded-resource: true`; an absent schema becomes the
     // empty schema first. The flag applies to the top-level object only.
@@ -146,9 +165,16 @@ impl Walk {
     //    its schema, or with none for `true`/`false`;
     // 4. any other key is kept untouched by the preserving walk and deleted
     //    by the pruning walk (see `unknown_key`).
+    // When `null`s are pruned too, a kept key under a schema of 1. to 3. is
+    // then null-pruned with that schema, as `defaulting::prune_nulls` does
+    // after the pruning.
     fn object(&mut self, map: &mut Map<String, Value>, schema: &Structural, mode: ObjectMode) {
         map.retain(|key, value| {
             if mode.embedded && META_FIELDS.contains(&key.as_str()) {
+                if self.nulls {
+                    let child = schema.property(key).or_else(|| schema.additional_properties_schema());
+                    return defaulting::prune_nulls_under(value, child);
+                }
                 return true;
             }
             let child = match (schema.property(key), &schema.additional_properties) {
@@ -156,6 +182,9 @@ impl Walk {
                 (None, Some(_)) => schema.additional_properties_schema(),
                 (None, None) => return mode.preserving || self.unknown_key(key),
             };
+            if self.nulls && value.is_null() {
+                return !defaulting::drops_null(child);
+            }
             let saved = self.enter_key(key);
             self.pruning(value, child, false);
             self.leave(saved);

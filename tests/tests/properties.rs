@@ -1,6 +1,6 @@
 //! Property tests over random structural schemas and random objects:
-//! pruning and defaulting are idempotent, and pruning after the pipeline
-//! removes nothing.
+//! pruning and defaulting are idempotent, pruning with nulls is pruning
+//! then null pruning, and pruning after the pipeline removes nothing.
 
 use crd_schema::structural::Structural;
 use crd_schema::{defaulting, pipeline, pruning};
@@ -38,10 +38,17 @@ fn leaf_schema() -> impl Strategy<Value = Value> {
 /// A random structural schema: objects with properties or
 /// additionalProperties, arrays, preserve-unknown-fields, nullable nodes.
 fn schema() -> impl Strategy<Value = Value> {
-    leaf_schema().prop_recursive(4, 48, 4, |inner| {
+    schema_with(false)
+}
+
+/// [`schema`], with embedded resources among the objects when `embedded`
+/// (random objects under them need not decode: their `kind` may be no
+/// string).
+fn schema_with(embedded: bool) -> impl Strategy<Value = Value> {
+    leaf_schema().prop_recursive(4, 48, 4, move |inner| {
         prop_oneof![
-            (prop::collection::btree_map(name(), inner.clone(), 0..4), any::<bool>(), any::<bool>()).prop_map(
-                |(props, preserve, nullable)| {
+            (prop::collection::btree_map(name(), inner.clone(), 0..4), any::<bool>(), any::<bool>(), any::<bool>())
+                .prop_map(move |(props, preserve, nullable, embedded_resource)| {
                     let props: Map<String, Value> = props.into_iter().collect();
                     let mut s = json!({"type": "object", "properties": props});
                     if preserve {
@@ -50,9 +57,11 @@ fn schema() -> impl Strategy<Value = Value> {
                     if nullable {
                         s["nullable"] = json!(true);
                     }
+                    if embedded && embedded_resource {
+                        s["x-kubernetes-embedded-resource"] = json!(true);
+                    }
                     s
-                }
-            ),
+                }),
             inner.clone().prop_map(|v| json!({"type": "object", "additionalProperties": v})),
             (inner, any::<bool>()).prop_map(|(v, preserve)| {
                 let mut s = json!({"type": "array", "items": v});
@@ -92,8 +101,10 @@ fn resource(spec: Value) -> Value {
     json!({"apiVersion": "example.com/v1", "kind": "Foo", "metadata": {"name": "x"}, "spec": spec})
 }
 
+/// The root schema: `spec` and the declared, non-nullable `metadata`
+/// and `kind` that resources' schemas may have.
 fn root_schema(spec: Value) -> Value {
-    json!({"type": "object", "properties": {"spec": spec}})
+    json!({"type": "object", "properties": {"spec": spec, "metadata": {"type": "object"}, "kind": {"type": "string"}}})
 }
 
 proptest! {
@@ -108,6 +119,29 @@ proptest! {
         let removed = pruning::prune(&mut twice, Some(&s), root);
         prop_assert!(removed.is_empty(), "second prune removed {removed:?}");
         prop_assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn pruning_with_nulls_is_pruning_then_null_pruning(
+        spec in schema_with(true),
+        obj in object(),
+        meta in prop_oneof![Just(Value::Null), object()],
+        null_kind in any::<bool>(),
+        root in any::<bool>(),
+    ) {
+        let s = structural(&root_schema(spec));
+        let mut separate = resource(obj);
+        // The declared `metadata` and `kind` of a resource root are kept
+        // by pruning and still null-pruned.
+        separate["metadata"] = meta;
+        if null_kind {
+            separate["kind"] = Value::Null;
+        }
+        let mut fused = separate.clone();
+        let removed = pruning::prune(&mut separate, Some(&s), root);
+        defaulting::prune_nulls(&mut separate, Some(&s));
+        prop_assert_eq!(pruning::prune_with_nulls(&mut fused, Some(&s), root), removed);
+        prop_assert_eq!(fused, separate);
     }
 
     #[test]
