@@ -38,7 +38,7 @@
 use serde_json::{Map, Value};
 
 use crate::field::{FieldError, Path};
-use crate::objectmeta::{self, CoerceOptions, ObjectMetaOptions};
+use crate::objectmeta::{self, CoerceOptions, ObjectMeta, ObjectMetaOptions};
 use crate::structural::Structural;
 use crate::{defaulting, pruning};
 
@@ -83,23 +83,31 @@ pub struct Decoded {
 
 /// Runs the decode pipeline on `object` with the version's `schema`.
 pub fn decode(object: Value, schema: Option<&Structural>, options: &Options) -> Result<Decoded, Box<FieldError>> {
-    decode_or_return(object, schema, options).map_err(|(error, _)| error)
+    decode_or_return(object, schema, options).map(|(decoded, _)| decoded).map_err(|(error, _)| error)
 }
+
+/// A failed [`decode_or_return`]: the error, and the object when it was
+/// not changed yet.
+pub(crate) type Failure = (Box<FieldError>, Option<Value>);
 
 /// As [`decode`], but a failure found before the object was changed gives
 /// the object back. Only the embedded resources of `schema` can fail
 /// later, so without them the caller never needs a copy of its own.
+///
+/// A resource's root metadata comes back too, as decoded and written back
+/// (empty when absent); defaults under `metadata` can change it after
+/// that ([`defaults_metadata`]).
 pub(crate) fn decode_or_return(
     mut object: Value,
     schema: Option<&Structural>,
     options: &Options,
-) -> Result<Decoded, (Box<FieldError>, Option<Value>)> {
-    let root_meta = match options.resource_root.then(|| read_root(&object)).transpose() {
+) -> Result<(Decoded, Option<ObjectMeta>), Failure> {
+    let mut root_meta = match options.resource_root.then(|| read_root(&object)).transpose() {
         Ok(meta) => meta,
         Err(error) => return Err((error, Some(object))),
     };
     let mut unknown_fields =
-        root_meta.iter().flatten().flat_map(|m| m.unknown_field_paths.iter().cloned()).collect::<Vec<_>>();
+        root_meta.iter_mut().flatten().flat_map(|m| std::mem::take(&mut m.unknown_field_paths)).collect::<Vec<_>>();
 
     if !options.preserve_unknown_fields {
         unknown_fields.extend(pruning::prune_with_nulls(&mut object, schema, options.resource_root));
@@ -114,7 +122,17 @@ pub(crate) fn decode_or_return(
     if options.apply_defaults {
         defaulting::default(&mut object, schema);
     }
-    Ok(Decoded { object, unknown_fields })
+    let root_meta = root_meta.map(|meta| meta.map(|m| m.meta).unwrap_or_default());
+    Ok((Decoded { object, unknown_fields }, root_meta))
+}
+
+/// Whether defaulting can change a resource's root `metadata`: the schema
+/// that applies to it (its property, else `additionalProperties`) holds a
+/// default.
+pub(crate) fn defaults_metadata(schema: Option<&Structural>) -> bool {
+    schema
+        .and_then(|s| s.property("metadata").or_else(|| s.additional_properties_schema()))
+        .is_some_and(|m| m.holds().default)
 }
 
 // Step 1: the root must be an object with string type meta, and its

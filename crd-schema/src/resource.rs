@@ -47,7 +47,7 @@ use serde_json::{Map, Value};
 use crate::crd::{CustomResourceDefinition, VersionError};
 use crate::defaulting::PruneDefaultsError;
 use crate::field::{ErrorList, ErrorType, FieldError, Path};
-use crate::objectmeta::{self, names};
+use crate::objectmeta::{self, ObjectMeta, names};
 use crate::pipeline::{self, Options};
 use crate::structural::{ConversionError, Structural, new_structural};
 use crate::value_validation::Validator as ValueValidator;
@@ -193,10 +193,14 @@ impl ResourceValidator {
         // copy kept.
         let copy = self.embedded.then(|| object.clone());
         match pipeline::decode_or_return(object, self.schema.as_ref(), &self.options()) {
-            Ok(decoded) => {
+            Ok((decoded, meta)) => {
                 let mut stored = decoded.object;
-                self.prepare(&mut stored);
-                let errors = self.validate(&stored, old);
+                // The root metadata decoded by the pipeline is what the
+                // checks would decode from the stored object again, unless
+                // defaults under `metadata` changed it since.
+                let mut meta = meta.filter(|_| !pipeline::defaults_metadata(self.schema.as_ref()));
+                self.prepare(&mut stored, meta.as_mut());
+                let errors = self.validate_stored(&stored, old, meta);
                 Outcome { object: stored, unknown_fields: decoded.unknown_fields, errors }
             }
             Err((e, given)) => {
@@ -221,8 +225,9 @@ impl ResourceValidator {
     }
 
     // `PrepareForCreate`/`PrepareForUpdate` and `BeforeCreate`: what the
-    // server changes before validating.
-    fn prepare(&self, object: &mut Value) {
+    // server changes before validating, made to the decoded metadata too
+    // when there is one.
+    fn prepare(&self, object: &mut Value, mut decoded: Option<&mut ObjectMeta>) {
         let (Some(resource), Value::Object(map)) = (&self.resource, object) else { return };
         if resource.status_subresource {
             map.remove("status");
@@ -230,10 +235,16 @@ impl ResourceValidator {
         let Some(Value::Object(meta)) = map.get_mut("metadata") else { return };
         if !resource.namespaced {
             meta.remove("namespace");
+            if let Some(decoded) = decoded.as_deref_mut() {
+                decoded.namespace.clear();
+            }
         }
         let name_missing = meta.get("name").and_then(Value::as_str).is_none_or(str::is_empty);
         if name_missing && let Some(Value::String(prefix)) = meta.get("generateName") {
             let name = generate_name(prefix);
+            if let Some(decoded) = decoded {
+                name.clone_into(&mut decoded.name);
+            }
             meta.insert("name".to_owned(), Value::String(name));
         }
     }
@@ -241,6 +252,12 @@ impl ResourceValidator {
     /// The checks of a create (`old` `None`) or an update on `object` in
     /// stored form; errors in the server's order.
     pub fn validate(&self, object: &Value, old: Option<&Value>) -> ErrorList {
+        self.validate_stored(object, old, None)
+    }
+
+    // `validate`, given the object's root metadata when it is already
+    // decoded.
+    fn validate_stored(&self, object: &Value, old: Option<&Value>, meta: Option<ObjectMeta>) -> ErrorList {
         let root = Path::root();
         let mut errors = ErrorList::new();
         if let Some(resource) = &self.resource {
@@ -248,7 +265,7 @@ impl ResourceValidator {
             if !type_errors.is_empty() {
                 return type_errors;
             }
-            errors.extend(metadata(resource, object, old));
+            errors.extend(metadata(resource, object, old, meta));
         }
         if let Some(values) = &self.values {
             let mut value_errors = values.validate(object, &root);
@@ -388,14 +405,21 @@ fn type_meta(resource: &Resource, object: &Value) -> ErrorList {
 }
 
 // ObjectMeta checks of create, plus the immutable name and namespace of an
-// update.
-fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorList {
+// update. `decoded` is the object's metadata when it is already decoded.
+fn metadata(resource: &Resource, object: &Value, old: Option<&Value>, decoded: Option<ObjectMeta>) -> ErrorList {
     let path = Path::new("metadata");
     let read = |object: &Value| match object.get("metadata") {
         Some(metadata) => objectmeta::decode_object_meta(metadata),
         None => objectmeta::decode_object_meta(&Value::Object(Map::new())),
     };
-    let mut meta = match read(object) {
+    let meta = match decoded {
+        Some(meta) => {
+            debug_assert!(read(object).is_ok_and(|read| same_checked_fields(&read, &meta)), "{meta:?}");
+            Ok(meta)
+        }
+        None => read(object),
+    };
+    let mut meta = match meta {
         Ok(meta) => meta,
         Err(e) => return vec![FieldError::invalid(&path, object.get("metadata").cloned().unwrap_or_default(), e.0)],
     };
@@ -414,6 +438,23 @@ fn metadata(resource: &Resource, object: &Value, old: Option<&Value>) -> ErrorLi
         }
     }
     errors
+}
+
+// Whether two decodes of metadata agree on all that `metadata` checks:
+// everything but the timestamps, whose fractions the written-back form
+// drops. Only debug builds assert it.
+fn same_checked_fields(a: &ObjectMeta, b: &ObjectMeta) -> bool {
+    let untimed = |m: &ObjectMeta| ObjectMeta {
+        creation_timestamp: objectmeta::Time::ZERO,
+        deletion_timestamp: None,
+        managed_fields: m
+            .managed_fields
+            .iter()
+            .map(|e| objectmeta::ManagedFieldsEntry { time: None, ..e.clone() })
+            .collect(),
+        ..m.clone()
+    };
+    untimed(a) == untimed(b)
 }
 
 // `ValidateScaleSpec` and `ValidateScaleStatus`: the replica counts must
@@ -641,6 +682,21 @@ mod tests {
             "metadata": {"generateName": "w-", "namespace": "x"}}));
         assert!(out.is_valid(), "{:?}", texts(&out.errors));
         assert_eq!(out.object["metadata"], json!({"name": "w-bcdfg", "generateName": "w-"}));
+    }
+
+    #[test]
+    fn metadata_defaults_are_checked_as_stored() {
+        // Defaults under `metadata` change it after the pipeline decoded
+        // it, so the checks read the stored object again.
+        let schema = json!({"type": "object", "properties": {"metadata": {"type": "object", "properties": {
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}, "default": {"a": "b c"}}}}}});
+        let v = validator(schema, widgets());
+        let out = v.create(json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}));
+        assert_eq!(out.object["metadata"]["labels"], json!({"a": "b c"}));
+        let got = texts(&out.errors);
+        assert!(got.len() == 1 && got[0].starts_with("metadata.labels: Invalid value: \"b c\""), "{got:?}");
+        assert!(pipeline::defaults_metadata(v.schema.as_ref()));
+        assert!(!pipeline::defaults_metadata(Some(&Structural::from_json(&spec_schema()).unwrap())));
     }
 
     #[test]
