@@ -124,16 +124,14 @@ pub fn prune_nulls(value: &mut Value, schema: Option<&Structural>) {
 // schema. `x-kubernetes-preserve-unknown-fields` does not make a field
 // nullable.
 fn prune_nulls_object(map: &mut Map<String, Value>, schema: &Structural) {
-    map.retain(|key, value| {
-        let child = schema.property(key).or_else(|| schema.additional_properties_schema());
-        prune_nulls_under(value, child)
-    });
+    map.retain(|key, value| prune_nulls_at(schema, key, value));
 }
 
-/// Null pruning of an object's value under its key's schema `child`:
+/// Null pruning of the value under `key` of an object with `schema`:
 /// whether the key stays (`false` for a `null` to delete), the value's
 /// own `null`s pruned.
-pub(crate) fn prune_nulls_under(value: &mut Value, child: Option<&Structural>) -> bool {
+pub(crate) fn prune_nulls_at(schema: &Structural, key: &str, value: &mut Value) -> bool {
+    let child = schema.property(key).or_else(|| schema.additional_properties_schema());
     if value.is_null() {
         return !drops_null(child);
     }

@@ -95,8 +95,8 @@ pub(crate) type Failure = (Box<FieldError>, Option<Value>);
 /// later, so without them the caller never needs a copy of its own.
 ///
 /// A resource's root metadata comes back too, as decoded and written back
-/// (empty when absent); defaults under `metadata` can change it after
-/// that ([`defaults_metadata`]).
+/// (empty when absent), when it is still the stored object's: not when
+/// defaults under `metadata` were applied after it ([`defaults_metadata`]).
 pub(crate) fn decode_or_return(
     mut object: Value,
     schema: Option<&Structural>,
@@ -119,11 +119,14 @@ pub(crate) fn decode_or_return(
     if let (Some(root_meta), Value::Object(map)) = (&root_meta, &mut object) {
         objectmeta::set_object_meta(map, root_meta.as_ref().map(|m| &m.meta));
     }
+    let mut stored_meta = root_meta.map(|meta| meta.map(|m| m.meta).unwrap_or_default());
     if options.apply_defaults {
+        if defaults_metadata(schema) {
+            stored_meta = None;
+        }
         defaulting::default(&mut object, schema);
     }
-    let root_meta = root_meta.map(|meta| meta.map(|m| m.meta).unwrap_or_default());
-    Ok((Decoded { object, unknown_fields }, root_meta))
+    Ok((Decoded { object, unknown_fields }, stored_meta))
 }
 
 /// Whether defaulting can change a resource's root `metadata`: the schema

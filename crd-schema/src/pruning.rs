@@ -171,11 +171,7 @@ impl Walk {
     fn object(&mut self, map: &mut Map<String, Value>, schema: &Structural, mode: ObjectMode) {
         map.retain(|key, value| {
             if mode.embedded && META_FIELDS.contains(&key.as_str()) {
-                if self.nulls {
-                    let child = schema.property(key).or_else(|| schema.additional_properties_schema());
-                    return defaulting::prune_nulls_under(value, child);
-                }
-                return true;
+                return !self.nulls || defaulting::prune_nulls_at(schema, key, value);
             }
             let child = match (schema.property(key), &schema.additional_properties) {
                 (Some(property), _) => Some(property),

@@ -193,12 +193,10 @@ impl ResourceValidator {
         // copy kept.
         let copy = self.embedded.then(|| object.clone());
         match pipeline::decode_or_return(object, self.schema.as_ref(), &self.options()) {
-            Ok((decoded, meta)) => {
+            Ok((decoded, mut meta)) => {
                 let mut stored = decoded.object;
-                // The root metadata decoded by the pipeline is what the
-                // checks would decode from the stored object again, unless
-                // defaults under `metadata` changed it since.
-                let mut meta = meta.filter(|_| !pipeline::defaults_metadata(self.schema.as_ref()));
+                // The root metadata the pipeline decoded, when it is still
+                // the stored object's, spares the checks decoding it again.
                 self.prepare(&mut stored, meta.as_mut());
                 let errors = self.validate_stored(&stored, old, meta);
                 Outcome { object: stored, unknown_fields: decoded.unknown_fields, errors }

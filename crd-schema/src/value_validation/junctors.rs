@@ -107,11 +107,14 @@ fn merge_failed_branch(
     value: &Value,
     out: &mut Outcome,
 ) {
-    if out.is_quiet() {
-        out.merge(quiet);
-    } else {
-        out.merge(validate_node(&branches[i], path, value));
-    }
+    let result = if out.is_quiet() { quiet } else { branch_like(out, &branches[i], path, value) };
+    out.merge(result);
+}
+
+// A branch validated into an outcome that keeps messages exactly when
+// `out` does.
+fn branch_like(out: &Outcome, branch: &Node, path: &At<'_>, value: &Value) -> Outcome {
+    if out.is_quiet() { try_node(branch, path, value) } else { validate_node(branch, path, value) }
 }
 
 // `allOf` keeps every branch's result and adds its own message when some
@@ -119,7 +122,7 @@ fn merge_failed_branch(
 fn all_of(branches: &[Node], path: &At<'_>, value: &Value, out: &mut Outcome) {
     let mut validated = 0usize;
     for branch in branches {
-        let result = if out.is_quiet() { try_node(branch, path, value) } else { validate_node(branch, path, value) };
+        let result = branch_like(out, branch, path, value);
         if result.is_valid() {
             validated += 1;
         }
