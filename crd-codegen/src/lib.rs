@@ -8,8 +8,8 @@
 //! The generator works in the house's four steps: CRD files are parsed into
 //! `crd_schema`'s model (`crd_schema::crd`), each version's schema is
 //! checked to be structural and turned into a type space ([`typespace`]),
-//! the type space is emitted as tokens and laid out by prettyplease
-//! ([`emit`]). What the generated code looks like, and why, is the contract
+//! the type space is emitted as tokens and laid out as prettyplease lays
+//! them out ([`emit`]). What the generated code looks like, and why, is the contract
 //! in `docs/generated-code.md`.
 //!
 //! Error policy: every failure is an [`Error`] naming the file, CRD or

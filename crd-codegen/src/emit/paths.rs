@@ -54,6 +54,16 @@ impl Short {
         }
     }
 
+    /// The tokens of the short path.
+    pub(super) fn short_tokens(&self) -> Vec<TokenTree> {
+        path_tokens(&self.short)
+    }
+
+    /// The segments of the short path.
+    pub(super) fn short_segments(&self) -> &[String] {
+        &self.short
+    }
+
     /// `full` shortened to its last segment, which it takes from the
     /// prelude (`import` false) or from a `use`.
     fn last(full: &str, import: bool) -> Short {
@@ -122,15 +132,9 @@ pub(super) fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -
     let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
-        // Every full path starts with `::`; most tokens are not one.
-        let matched = if !is_colon(&tokens[i]) || continues_path(&out) {
-            None
-        } else {
-            table.iter().enumerate().find_map(|(n, s)| matches_at(&tokens[i..], &s.full).map(|len| (n, len)))
-        };
-        if let Some((n, len)) = matched {
+        if let Some((n, len)) = full_path(&out, &tokens[i..], table) {
             used[n] = true;
-            out.extend(path_tokens(&table[n].short));
+            out.extend(table[n].short_tokens());
             i += len;
             continue;
         }
@@ -143,14 +147,28 @@ pub(super) fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -
                 inner.set_span(span);
                 out.push(TokenTree::Group(inner));
             }
-            TokenTree::Literal(literal) if is_serde_path_value(&out) => {
-                out.push(TokenTree::Literal(shorten_literal(literal, table, used)));
-            }
+            TokenTree::Literal(literal) => out.push(TokenTree::Literal(path_value(&out, literal, table, used))),
             other => out.push(other),
         }
         i += 1;
     }
     out.into_iter().collect()
+}
+
+/// The entry of `table` whose full path `rest` starts with, when a path
+/// starts there (after `before`), and how many tokens it takes.
+pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short]) -> Option<(usize, usize)> {
+    // Every full path starts with `::`; most tokens are not one.
+    if !is_colon(rest.first()?) || continues_path(before) {
+        return None;
+    }
+    table.iter().enumerate().find_map(|(n, s)| matches_at(rest, &s.full).map(|len| (n, len)))
+}
+
+/// `literal`, after `before`, with the path in it shortened when it is
+/// the value of a serde path key.
+pub(super) fn path_value(before: &[TokenTree], literal: Literal, table: &[Short], used: &mut [bool]) -> Literal {
+    if is_serde_path_value(before) { shorten_literal(literal, table, used) } else { literal }
 }
 
 /// Whether a `::` after `before` would continue a path (`a::std::...`,

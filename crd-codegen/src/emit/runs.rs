@@ -1,9 +1,10 @@
 //! The version modules' types laid out in runs: each module's types are
-//! split into runs of about equal size, and each run goes through tokens,
-//! syn and prettyplease on its own, on as many threads as the machine
-//! offers ([`crate::parallel`]) when the file is large enough to pay for them (a profile of
-//! `crd generate` put emission at 40–60% of its time, all of it on one
-//! core).
+//! split into runs of about equal size, and each run is laid out on its
+//! own, on as many threads as the machine offers ([`crate::parallel`])
+//! when the file is large enough to pay for them (a profile of `crd
+//! generate` put emission at 40–60% of its time, all of it on one core).
+//! A run's structs and enums are laid out by [`layout`], the impls between
+//! them by syn and prettyplease.
 //!
 //! prettyplease lays out each item of a module on its own, starting at the
 //! module's indentation, so a run laid out inside as many wrapper modules
@@ -14,9 +15,9 @@
 use std::ops::Range;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
-use super::{Ctx, Docs, EmitOptions, paths, types};
+use super::{Ctx, Docs, EmitOptions, layout, paths, types};
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
 
@@ -136,13 +137,80 @@ fn lay_out(
     let docs = Docs::default();
     let ctx = Ctx::new(&module.version.space, &docs, options)?;
     let items: TokenStream = types.map(|i| types::type_def(&ctx, TypeId(i))).collect();
-    let mut used = vec![false; module.table.len()];
-    let mut tokens = paths::rewrite(items, &module.table, &mut used);
+    let (text, used) = items_text(items, depth, &module.table, &module.crd.name)?;
+    Ok((docs.expand(&text), used))
+}
+
+/// The text of `items`, `depth` modules deep, with the paths of `table`
+/// short, and which of those it uses: laid out by [`layout`] where it
+/// knows the items' shapes, by prettyplease elsewhere. The crate's own
+/// tests lay out every item by prettyplease too, and compare.
+fn items_text(items: TokenStream, depth: usize, table: &[paths::Short], label: &str) -> Result<(String, Vec<bool>)> {
+    #[cfg(test)]
+    let through_prettyplease = {
+        let mut used = vec![false; table.len()];
+        (wrapped_unparse(paths::rewrite(items.clone(), table, &mut used), depth, label)?, used)
+    };
+    let pieces = layout::items(items.clone(), depth, table);
+    #[cfg(test)]
+    assert!(pieces.is_some(), "items of a shape the layout does not know: {items}");
+    let laid = match pieces {
+        Some((pieces, mut used)) => (assemble(pieces, depth, label, table, &mut used)?, used),
+        None => {
+            let mut used = vec![false; table.len()];
+            (wrapped_unparse(paths::rewrite(items, table, &mut used), depth, label)?, used)
+        }
+    };
+    #[cfg(test)]
+    assert_eq!(laid, through_prettyplease, "the items laid out without syn differ from prettyplease's");
+    Ok(laid)
+}
+
+/// The text of `pieces` in order: those left to prettyplease are laid
+/// out together, their paths shortened by `table` (marking `used`), with
+/// a marker item in place of each of the others, which is then replaced
+/// by its text.
+fn assemble(
+    pieces: Vec<layout::Piece>,
+    depth: usize,
+    label: &str,
+    table: &[paths::Short],
+    used: &mut [bool],
+) -> Result<String> {
+    let mut texts = Vec::new();
+    let mut tokens = TokenStream::new();
+    let mut left = false;
+    for piece in pieces {
+        match piece {
+            layout::Piece::Text(text) => {
+                let marker = format_ident!("{ITEM_MARKER}{}", texts.len());
+                tokens.extend(quote!(struct #marker;));
+                texts.push(text);
+            }
+            layout::Piece::Tokens(item) => {
+                tokens.extend(paths::rewrite(item, table, used));
+                left = true;
+            }
+        }
+    }
+    if !left {
+        return Ok(texts.concat());
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    Ok(super::fill_markers(&wrapped_unparse(tokens, depth, label)?, ITEM_MARKER, &texts))
+}
+
+/// The name of a marker item, before its index: laid out as the line
+/// `struct __crd_codegen_item_3;`.
+const ITEM_MARKER: &str = "__crd_codegen_item_";
+
+/// `tokens` laid out by prettyplease inside `depth` modules, and the
+/// modules' own lines cut off.
+fn wrapped_unparse(mut tokens: TokenStream, depth: usize, label: &str) -> Result<String> {
     for _ in 0..depth {
         tokens = quote!(mod run { #tokens });
     }
-    let text = unparse(tokens, &module.crd.name)?;
-    Ok((docs.expand(without_wrappers(&text, depth)), used))
+    Ok(without_wrappers(&unparse(tokens, label)?, depth).to_owned())
 }
 
 /// `text` without its first and last `depth` lines.
@@ -168,6 +236,8 @@ pub(super) fn unparse(tokens: TokenStream, label: &str) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
+    use quote::format_ident;
+
     use super::*;
 
     #[test]
@@ -180,6 +250,75 @@ mod tests {
         let empty = split(0, &[], 64);
         assert_eq!((empty.len(), empty[0].types.is_empty()), (1, true));
         assert_eq!(split(0, &weights, usize::MAX).len(), 1);
+    }
+
+    /// Items whose attributes, fields and types sit on either side of
+    /// every width prettyplease breaks at, `depth` modules deep (deep
+    /// enough for its least line space to matter).
+    fn boundary_items(pad: usize) -> TokenStream {
+        let name = "n".repeat(pad);
+        let text = "t".repeat(pad);
+        let field = format_ident!("field_{name}");
+        let ty = format_ident!("T{name}");
+        quote! {
+            #[doc = " One line with trailing spaces.   "]
+            #[doc = ""]
+            #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize, schemars::JsonSchema)]
+            #[crd(group = "example.com", short_names = ["a", #text], printer_column(name = #text, priority = -1))]
+            #[schema(items(description = #text, list_type = "map"), minimum = 1.5, flag)]
+            pub struct #ty {
+                #[serde(rename = #text, default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub #field: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<#ty>>>,
+                #[serde(default = "Self::default_x", deserialize_with = "::crd_schema::__private::double_option")]
+                #[allow(clippy::type_complexity)]
+                pub r#type: ::std::option::Option<::std::option::Option<::serde_json::Value>>,
+                /// Fields the schema does not list.
+                #[serde(flatten)]
+                pub rest: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+            }
+            const _: () = {
+                impl ::std::default::Default for #ty {
+                    fn default() -> Self { Self { #field: ::std::option::Option::None, r#type: None, rest: Default::default() } }
+                }
+            };
+            #[derive(Clone, Default, ::serde::Serialize)]
+            pub enum #ty {
+                #[default]
+                #[serde(rename = #text)]
+                A,
+                #[serde(untagged)]
+                Unknown(::std::string::String),
+            }
+            pub struct Empty {}
+        }
+    }
+
+    #[test]
+    fn items_are_laid_out_as_prettyplease_does_at_every_width() {
+        let defined = ["Value"].into_iter().collect();
+        let table = paths::table(&defined, "::crd_schema", "::k8s_openapi");
+        for depth in [1, 2, 9] {
+            for pad in 0..90 {
+                // Compares with prettyplease (`items_text`, under `cfg(test)`).
+                let (text, used) = items_text(boundary_items(pad), depth, &table, "test").expect("the items lay out");
+                assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_corpus_crd_is_laid_out_as_prettyplease_does() {
+        // Each item is laid out both ways and compared (`items_text`).
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/crds");
+        let mut files = 0;
+        for project in std::fs::read_dir(&corpus).expect("the shared corpus is beside the workspace") {
+            for file in std::fs::read_dir(project.expect("a corpus entry").path()).expect("a corpus project") {
+                let path = file.expect("a corpus file").path();
+                crate::Builder::new().crd(&path).generate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                files += 1;
+            }
+        }
+        assert!(files > 100, "{files} corpus CRDs");
     }
 
     #[test]

@@ -1,0 +1,639 @@
+//! The structs and enums of a version module laid out as prettyplease lays
+//! them out, straight from their tokens: no syn parse, no syntax tree.
+//!
+//! prettyplease is a line breaker in the manner of Oppen's (a stream of
+//! words, breaks and nested boxes, each box broken when it does not fit in
+//! the line's remaining space) fed by a walk of syn's tree. The items the
+//! generator writes for its types have few shapes — attributes, a struct
+//! with named fields, an enum of unit and one-field variants, path types —
+//! so [`items`] walks their tokens directly and feeds the same stream to
+//! [`Printer`], the same kind of line breaker, with prettyplease's margin,
+//! indentation and minimum line space. Anything else (the `const _` blocks
+//! of impls, and any shape the walk does not know) is left to
+//! prettyplease: [`Piece::Tokens`].
+//!
+//! A profile of `crd generate` put syn's parse and prettyplease at half of
+//! the layout's time. The crate's tests lay out every item both ways and
+//! compare the text (`cfg(test)` in `runs.rs`).
+
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+
+use super::paths::{self, Short};
+
+/// The line width prettyplease breaks at, its indentation step, and the
+/// least space it leaves a line however deep it is indented.
+const MARGIN: isize = 89;
+const INDENT: isize = 4;
+const MIN_SPACE: isize = 60;
+/// The size of a hard break, which never fits.
+const INFINITY: isize = 0xffff;
+
+/// One item of a run: laid out here, or left to prettyplease.
+pub(super) enum Piece {
+    Text(String),
+    Tokens(TokenStream),
+}
+
+/// The items of `tokens`, each indented `depth` levels, with the paths
+/// of `table` short in those laid out here, and which of the paths they
+/// use; `None` when a token is not where an item, an attribute or a type
+/// can have it. The items left to prettyplease keep their full paths.
+pub(super) fn items(tokens: TokenStream, depth: usize, table: &[Short]) -> Option<(Vec<Piece>, Vec<bool>)> {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut used = vec![false; table.len()];
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        let body = attrs_end(&tokens, at);
+        let keyword = match (tokens.get(body), tokens.get(body + 1)) {
+            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword))) if vis == "pub" => keyword.to_string(),
+            _ => String::new(),
+        };
+        if keyword == "struct" || keyword == "enum" {
+            let end = body + 4;
+            let mut printer = Printer::new(depth, table, &mut used);
+            type_item(&mut printer, &tokens[at..end.min(tokens.len())], keyword == "struct")?;
+            pieces.push(Piece::Text(printer.finish()));
+            at = end;
+        } else {
+            // Any other item runs to its `;` (`const _: () = { ... };`).
+            let end = (body..tokens.len()).find(|&i| is_punct(&tokens[i], ';'))? + 1;
+            pieces.push(Piece::Tokens(tokens[at..end].iter().cloned().collect()));
+            at = end;
+        }
+    }
+    Some((pieces, used))
+}
+
+/// Where the outer attributes starting at `at` end.
+fn attrs_end(tokens: &[TokenTree], mut at: usize) -> usize {
+    while is_punct_at(tokens, at, '#')
+        && matches!(tokens.get(at + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
+    {
+        at += 2;
+    }
+    at
+}
+
+fn is_punct(token: &TokenTree, ch: char) -> bool {
+    matches!(token, TokenTree::Punct(p) if p.as_char() == ch)
+}
+
+fn is_punct_at(tokens: &[TokenTree], at: usize, ch: char) -> bool {
+    tokens.get(at).is_some_and(|t| is_punct(t, ch))
+}
+
+/// `attrs pub struct Name { fields }` or `attrs pub enum Name { variants }`
+/// (prettyplease's `item_struct` and `item_enum`).
+fn type_item(p: &mut Printer<'_>, tokens: &[TokenTree], is_struct: bool) -> Option<()> {
+    let body = attrs_end(tokens, 0);
+    outer_attrs(p, &tokens[..body])?;
+    let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(members))) = (tokens.get(body + 2), tokens.get(body + 3))
+    else {
+        return None;
+    };
+    if members.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    p.cbox(INDENT);
+    p.word(if is_struct { "pub struct " } else { "pub enum " });
+    p.word(&name.to_string());
+    p.word(" {");
+    p.hardbreak_if_nonempty();
+    let members: Vec<TokenTree> = members.stream().into_iter().collect();
+    for member in split_members(&members) {
+        if is_struct {
+            field(p, member)?
+        } else {
+            variant(p, member)?
+        }
+        p.word(",");
+        p.hardbreak();
+    }
+    p.offset(-INDENT);
+    p.end();
+    p.word("}");
+    p.hardbreak();
+    Some(())
+}
+
+/// The comma-separated members of a struct or enum body; commas between
+/// a type's generic arguments (inside `<` and `>`) do not separate.
+fn split_members(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
+    let mut members = Vec::new();
+    let (mut start, mut angles) = (0, 0_usize);
+    for (i, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Punct(p) if p.as_char() == '<' => angles += 1,
+            TokenTree::Punct(p) if p.as_char() == '>' => angles = angles.saturating_sub(1),
+            TokenTree::Punct(p) if p.as_char() == ',' && angles == 0 => {
+                members.push(&tokens[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < tokens.len() {
+        members.push(&tokens[start..]);
+    }
+    members
+}
+
+/// `attrs pub name: Type` (prettyplease's `field`).
+fn field(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    let body = attrs_end(tokens, 0);
+    outer_attrs(p, &tokens[..body])?;
+    match tokens.get(body..body + 3)? {
+        [TokenTree::Ident(vis), TokenTree::Ident(name), colon] if vis == "pub" && is_punct(colon, ':') => {
+            p.word("pub ");
+            p.word(&name.to_string());
+            p.word(": ");
+        }
+        _ => return None,
+    }
+    ty(p, &tokens[body + 3..])
+}
+
+/// `attrs Name` or `attrs Name(Type)` (prettyplease's `variant`).
+fn variant(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    let body = attrs_end(tokens, 0);
+    outer_attrs(p, &tokens[..body])?;
+    match &tokens[body..] {
+        [TokenTree::Ident(name)] => p.word(&name.to_string()),
+        [TokenTree::Ident(name), TokenTree::Group(field)] if field.delimiter() == Delimiter::Parenthesis => {
+            p.word(&name.to_string());
+            p.cbox(INDENT);
+            p.word("(");
+            p.zerobreak();
+            let field: Vec<TokenTree> = field.stream().into_iter().collect();
+            ty(p, &field)?;
+            p.trailing_comma(true);
+            p.offset(-INDENT);
+            p.word(")");
+            p.end();
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// A path type: `::a::b<T, U>` (prettyplease's `path` of `PathKind::Type`).
+fn ty(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    let end = path_type(p, tokens, 0)?;
+    (end == tokens.len()).then_some(())
+}
+
+/// The path type at `at`, printed; where it ends.
+fn path_type(p: &mut Printer<'_>, tokens: &[TokenTree], mut at: usize) -> Option<usize> {
+    let mut first = true;
+    loop {
+        if let Some(len) = p.short_path(&tokens[..at], &tokens[at..]) {
+            at += len;
+        } else {
+            if is_joint_colon(tokens, at) {
+                p.word("::");
+                at += 2;
+            } else if !first {
+                return Some(at);
+            }
+            let TokenTree::Ident(segment) = tokens.get(at)? else { return None };
+            p.word(&segment.to_string());
+            at += 1;
+        }
+        first = false;
+        if is_punct_at(tokens, at, '<') {
+            p.word("<");
+            p.cbox(INDENT);
+            p.zerobreak();
+            at += 1;
+            loop {
+                at = path_type(p, tokens, at)?;
+                if is_punct_at(tokens, at, ',') && !is_punct_at(tokens, at + 1, '>') {
+                    p.trailing_comma(false);
+                    at += 1;
+                    continue;
+                }
+                at += usize::from(is_punct_at(tokens, at, ','));
+                if !is_punct_at(tokens, at, '>') {
+                    return None;
+                }
+                p.trailing_comma(true);
+                p.offset(-INDENT);
+                p.end();
+                p.word(">");
+                at += 1;
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `::` starts at `at`.
+fn is_joint_colon(tokens: &[TokenTree], at: usize) -> bool {
+    is_punct_at(tokens, at, ':') && is_punct_at(tokens, at + 1, ':')
+}
+
+/// Outer attributes, `#` and a bracketed group each (prettyplease's
+/// `attr`): a doc comment of one line as `///`, any other as written,
+/// its arguments laid out by [`attr_tokens`].
+fn outer_attrs(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    for pair in tokens.chunks(2) {
+        let [_, TokenTree::Group(attr)] = pair else { return None };
+        let inner: Vec<TokenTree> = attr.stream().into_iter().collect();
+        if let [TokenTree::Ident(doc), eq, TokenTree::Literal(text)] = &inner[..] {
+            if doc != "doc" || !is_punct(eq, '=') {
+                return None;
+            }
+            let text = super::string_value(&text.to_string())?;
+            if text.contains('\n') || text.starts_with('/') {
+                return None;
+            }
+            p.word("///");
+            p.word(text.trim_end_matches(' '));
+            p.hardbreak();
+            continue;
+        }
+        p.word("#[");
+        let mut at = 0;
+        while let Some(token) = inner.get(at) {
+            match token {
+                TokenTree::Ident(segment) => p.word(&segment.to_string()),
+                TokenTree::Punct(colon) if colon.as_char() == ':' => p.word(":"),
+                _ => break,
+            }
+            at += 1;
+        }
+        match &inner[at..] {
+            [] => {}
+            [TokenTree::Group(args)] if at > 0 => attr_tokens(p, args),
+            _ => return None,
+        }
+        p.word("]");
+        p.space();
+    }
+    Some(())
+}
+
+/// Where a word goes after the last token of an attribute's arguments.
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Word,
+    Punct,
+    TrailingComma,
+}
+
+/// An attribute's argument group as prettyplease writes attribute tokens:
+/// parentheses open a consistent box, commas are followed by a break, `=`
+/// by spaces, and a word after a word by a break.
+fn attr_tokens(p: &mut Printer<'_>, group: &Group) {
+    let mut state = State::Punct;
+    attr_group(p, group, &mut state);
+}
+
+fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
+    match group.delimiter() {
+        Delimiter::Parenthesis => {
+            p.word("(");
+            p.cbox(INDENT);
+            p.zerobreak();
+            *state = State::Punct;
+        }
+        Delimiter::Brace => {
+            p.word("{");
+            *state = State::Punct;
+        }
+        Delimiter::Bracket => {
+            p.word("[");
+            *state = State::Punct;
+        }
+        Delimiter::None => {}
+    }
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut at = 0;
+    while let Some(token) = tokens.get(at) {
+        let last = at + 1 == tokens.len();
+        if let Some((n, len)) = paths::full_path(&tokens[..at], &tokens[at..], p.table) {
+            p.used[n] = true;
+            for token in p.table[n].short_tokens() {
+                attr_token(p, token, false, state);
+            }
+            at += len;
+            continue;
+        }
+        let token = match token {
+            TokenTree::Literal(literal) => {
+                TokenTree::Literal(paths::path_value(&tokens[..at], literal.clone(), p.table, p.used))
+            }
+            other => other.clone(),
+        };
+        attr_token(p, token, last, state);
+        at += 1;
+    }
+    match group.delimiter() {
+        Delimiter::Parenthesis => {
+            if *state != State::TrailingComma {
+                p.zerobreak();
+            }
+            p.offset(-INDENT);
+            p.end();
+            p.word(")");
+            *state = State::Punct;
+        }
+        Delimiter::Brace => {
+            p.word("}");
+            *state = State::Punct;
+        }
+        Delimiter::Bracket => {
+            p.word("]");
+            *state = State::Punct;
+        }
+        Delimiter::None => {}
+    }
+}
+
+/// One token of an attribute's arguments; `last` in its group.
+fn attr_token(p: &mut Printer<'_>, token: TokenTree, last: bool, state: &mut State) {
+    match token {
+        TokenTree::Ident(ident) => {
+            if *state == State::Word {
+                p.space();
+            }
+            p.word(&ident.to_string());
+            *state = State::Word;
+        }
+        TokenTree::Punct(punct) => {
+            let ch = punct.as_char();
+            if *state == State::Word && ch == '=' {
+                p.word(" ");
+            }
+            if ch == ',' && last {
+                p.trailing_comma(true);
+                *state = State::TrailingComma;
+            } else {
+                p.word(ch.encode_utf8(&mut [0; 4]));
+                if ch == '=' {
+                    p.word(" ");
+                } else if ch == ',' {
+                    p.space();
+                }
+                *state = State::Punct;
+            }
+        }
+        TokenTree::Literal(literal) => {
+            if *state == State::Word {
+                p.space();
+            }
+            p.word(&literal.to_string());
+            *state = State::Word;
+        }
+        TokenTree::Group(inner) => attr_group(p, &inner, state),
+    }
+}
+
+/// A token of the printer's stream.
+#[derive(Clone, Copy)]
+enum Token {
+    /// Text: a range of [`Printer::text`].
+    Word {
+        start: u32,
+        end: u32,
+    },
+    /// A place to break the line: `blank` spaces when it does not break;
+    /// when it does, `pre` (a trailing comma) and a new line indented by
+    /// the box's indentation plus `offset`.
+    Break {
+        blank: isize,
+        offset: isize,
+        pre: Option<char>,
+        if_nonempty: bool,
+    },
+    /// A box: its breaks all break (consistent) or each only where the
+    /// text up to the next does not fit; broken, it indents by `offset`.
+    Begin {
+        offset: isize,
+        consistent: bool,
+    },
+    End,
+}
+
+/// How a box is being printed.
+#[derive(Clone, Copy)]
+enum Frame {
+    Fits,
+    Broken { indent: isize, consistent: bool },
+}
+
+/// An Oppen line breaker over a whole item: the stream is built first,
+/// each box's and break's size measured (a box up to the first break
+/// after it, a break up to the next break of its box or an outer one),
+/// then printed.
+struct Printer<'a> {
+    /// The paths to shorten, and which of them the item uses.
+    table: &'a [Short],
+    used: &'a mut [bool],
+    tokens: Vec<Token>,
+    /// Each token's size once measured; before, minus the stream's length
+    /// where the token started.
+    sizes: Vec<isize>,
+    text: String,
+    /// The stream's length so far, blanks of breaks included.
+    total: isize,
+    /// Boxes and breaks not measured yet, and ends of boxes on the way.
+    pending: Vec<usize>,
+    /// The indentation of the module the item is in.
+    indent: isize,
+}
+
+impl<'a> Printer<'a> {
+    fn new(depth: usize, table: &'a [Short], used: &'a mut [bool]) -> Self {
+        let indent = INDENT * isize::try_from(depth).unwrap_or(0);
+        let (tokens, sizes, text, pending) = (Vec::new(), Vec::new(), String::new(), Vec::new());
+        Printer { table, used, tokens, sizes, text, total: 0, pending, indent }
+    }
+
+    /// The short form of the full path that `rest` starts with, if any,
+    /// printed; how many tokens the full path takes.
+    fn short_path(&mut self, before: &[TokenTree], rest: &[TokenTree]) -> Option<usize> {
+        let (n, len) = paths::full_path(before, rest, self.table)?;
+        self.used[n] = true;
+        for (i, segment) in self.table[n].short_segments().iter().enumerate() {
+            if i > 0 {
+                self.word("::");
+            }
+            self.word(segment);
+        }
+        Some(len)
+    }
+
+    fn push(&mut self, token: Token, size: isize) {
+        self.tokens.push(token);
+        self.sizes.push(size);
+    }
+
+    fn word(&mut self, word: &str) {
+        let start = self.text.len() as u32;
+        self.text.push_str(word);
+        let len = word.len() as isize;
+        self.push(Token::Word { start, end: self.text.len() as u32 }, len);
+        self.total += len;
+    }
+
+    fn cbox(&mut self, offset: isize) {
+        self.pending.push(self.tokens.len());
+        self.push(Token::Begin { offset, consistent: true }, -self.total);
+    }
+
+    fn end(&mut self) {
+        // A break right before the end of its box: a box holding only it
+        // goes, and a break for a non-empty box only goes.
+        if let Some(Token::Break { blank, if_nonempty, .. }) = self.tokens.last().copied() {
+            let n = self.tokens.len();
+            if n >= 2 && matches!(self.tokens[n - 2], Token::Begin { .. }) {
+                self.pop_pending(2);
+                self.total -= blank;
+                return;
+            }
+            if if_nonempty {
+                self.pop_pending(1);
+                self.total -= blank;
+            }
+        }
+        self.pending.push(self.tokens.len());
+        self.push(Token::End, -1);
+    }
+
+    fn pop_pending(&mut self, n: usize) {
+        for _ in 0..n {
+            self.tokens.pop();
+            self.sizes.pop();
+            self.pending.pop();
+        }
+    }
+
+    fn brk(&mut self, blank: isize, pre: Option<char>, if_nonempty: bool) {
+        self.measure();
+        self.pending.push(self.tokens.len());
+        self.push(Token::Break { blank, offset: 0, pre, if_nonempty }, -self.total);
+        self.total += blank;
+    }
+
+    fn space(&mut self) {
+        self.brk(1, None, false);
+    }
+
+    fn zerobreak(&mut self) {
+        self.brk(0, None, false);
+    }
+
+    fn hardbreak(&mut self) {
+        self.brk(INFINITY, None, false);
+    }
+
+    fn hardbreak_if_nonempty(&mut self) {
+        self.brk(INFINITY, None, true);
+    }
+
+    /// `,` and a break, or for the last of a list a break that writes
+    /// the comma only if it breaks.
+    fn trailing_comma(&mut self, last: bool) {
+        if last {
+            self.brk(0, Some(','), false);
+        } else {
+            self.word(",");
+            self.space();
+        }
+    }
+
+    /// Shifts the indentation of the line after the last break.
+    fn offset(&mut self, by: isize) {
+        if let Some(Token::Break { offset, .. }) = self.tokens.last_mut() {
+            *offset += by;
+        }
+    }
+
+    /// Measures, at a new break, the last break of the current box and
+    /// every box and break in the boxes closed since.
+    fn measure(&mut self) {
+        let mut depth = 0;
+        while let Some(&i) = self.pending.last() {
+            match self.tokens[i] {
+                Token::Begin { .. } if depth == 0 => break,
+                Token::Begin { .. } => {
+                    self.sizes[i] += self.total;
+                    depth -= 1;
+                }
+                Token::End => {
+                    self.sizes[i] = 1;
+                    depth += 1;
+                }
+                Token::Break { .. } => {
+                    self.sizes[i] += self.total;
+                    if depth == 0 {
+                        self.pending.pop();
+                        break;
+                    }
+                }
+                Token::Word { .. } => {}
+            }
+            self.pending.pop();
+        }
+    }
+
+    /// The item's text: every line indented, none with trailing spaces.
+    fn finish(mut self) -> String {
+        for i in self.pending.drain(..) {
+            self.sizes[i] = INFINITY;
+        }
+        let mut out = String::with_capacity(self.text.len() * 2);
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut indent = self.indent;
+        let mut space = (MARGIN - indent).max(MIN_SPACE);
+        let mut pending = indent;
+        for (token, &size) in self.tokens.iter().zip(&self.sizes) {
+            match *token {
+                Token::Word { start, end } => {
+                    out.extend(std::iter::repeat_n(' ', usize::try_from(pending).unwrap_or(0)));
+                    pending = 0;
+                    let word = &self.text[start as usize..end as usize];
+                    out.push_str(word);
+                    space -= word.len() as isize;
+                }
+                Token::Break { blank, offset, pre, .. } => {
+                    let fits = match stack.last() {
+                        Some(Frame::Fits) => true,
+                        Some(Frame::Broken { consistent: false, .. }) => size <= space,
+                        // Outside any box the item is in its module's
+                        // box, which its line breaks have broken.
+                        Some(Frame::Broken { consistent: true, .. }) | None => false,
+                    };
+                    if fits {
+                        pending += blank;
+                        space -= blank;
+                    } else {
+                        if let Some(pre) = pre {
+                            out.extend(std::iter::repeat_n(' ', usize::try_from(pending).unwrap_or(0)));
+                            out.push(pre);
+                        }
+                        out.push('\n');
+                        pending = indent + offset;
+                        space = (MARGIN - pending).max(MIN_SPACE);
+                    }
+                }
+                Token::Begin { offset, consistent } => {
+                    if size > space {
+                        stack.push(Frame::Broken { indent, consistent });
+                        indent += offset;
+                    } else {
+                        stack.push(Frame::Fits);
+                    }
+                }
+                Token::End => {
+                    if let Some(Frame::Broken { indent: outer, .. }) = stack.pop() {
+                        indent = outer;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
