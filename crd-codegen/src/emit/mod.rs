@@ -47,22 +47,20 @@ struct Ctx<'a> {
     crd_schema: TokenStream,
     crd_schema_text: String,
     k8s: TokenStream,
-    derives: Vec<syn::Path>,
+    /// The extra derives, each with its last segment.
+    derives: Vec<(String, TokenStream)>,
     /// `#[derive(...)]` attributes built, by their base derives
     /// (`types::derive_attr`).
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
 }
 
-/// The paths of [`EmitOptions`], parsed (each thread that lays out a run
-/// parses its own: syn's paths stay on the thread that made them).
+/// The paths of [`EmitOptions`], checked, once per file.
 struct Paths {
     crd_schema: syn::Path,
     /// `crd_schema` as written, without spaces (`::crd_schema`).
     crd_schema_text: String,
-    k8s: syn::Path,
-    /// `k8s` as its tokens print, without spaces.
+    /// The `k8s-openapi` path as its tokens print, without spaces.
     k8s_text: String,
-    derives: Vec<syn::Path>,
 }
 
 impl Paths {
@@ -70,27 +68,31 @@ impl Paths {
     /// error.
     fn parse(options: &EmitOptions) -> Result<Self> {
         let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
+        for derive in &options.derives {
+            parse_path("derive", derive)?;
+        }
         Ok(Paths {
             crd_schema: parse_path("crd_schema_path", &options.crd_schema)?,
             crd_schema_text: options.crd_schema.replace(' ', ""),
             k8s_text: quote!(#k8s).to_string().replace(' ', ""),
-            k8s,
-            derives: options.derives.iter().map(|d| parse_path("derive", d)).collect::<Result<Vec<_>>>()?,
         })
     }
 }
 
 impl<'a> Ctx<'a> {
-    /// The context of emitting `space`'s types with `options`.
+    /// The context of emitting `space`'s types with `options`, whose paths
+    /// [`Paths::parse`] has checked. Each thread that lays out a run lexes
+    /// its own tokens (proc-macro2's tokens stay on the thread that made
+    /// them), without syn.
     fn new(space: &'a TypeSpace, docs: &'a Docs, options: &EmitOptions) -> Result<Self> {
-        let Paths { crd_schema, crd_schema_text, k8s, derives, .. } = Paths::parse(options)?;
+        let derives = options.derives.iter().map(|d| Ok((last_segment(d).to_owned(), lex_path("derive", d)?)));
         Ok(Ctx {
             space,
             docs,
-            crd_schema: quote!(#crd_schema),
-            crd_schema_text,
-            k8s: quote!(#k8s),
-            derives,
+            crd_schema: lex_path("crd_schema_path", &options.crd_schema)?,
+            crd_schema_text: options.crd_schema.replace(' ', ""),
+            k8s: lex_path("k8s_openapi_path", &options.k8s_openapi)?,
+            derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
         })
     }
@@ -258,6 +260,17 @@ impl Docs {
     }
 }
 
+/// The tokens of a path option that [`parse_path`] has checked.
+fn lex_path(option: &'static str, value: &str) -> Result<TokenStream> {
+    value.parse().map_err(|_| Error::Option { option, value: value.to_owned() })
+}
+
+/// The last segment of a path as written (`JsonSchema` of
+/// `schemars::JsonSchema`).
+fn last_segment(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path).trim()
+}
+
 fn parse_path(option: &'static str, value: &str) -> Result<syn::Path> {
     syn::parse_str::<syn::Path>(value).map_err(|_| Error::Option { option, value: value.to_owned() })
 }
@@ -275,7 +288,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
 /// [`file()`], with the runs laid out as `plan` says rather than as suits
 /// the file and the machine.
 fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan: Option<runs::Plan>) -> Result<String> {
-    let Paths { crd_schema, crd_schema_text, k8s_text, .. } = Paths::parse(options)?;
+    let Paths { crd_schema, crd_schema_text, k8s_text } = Paths::parse(options)?;
     let modules: Vec<runs::Module<'_>> = crds
         .iter()
         .flat_map(|crd| crd.versions.iter().map(move |version| (crd, version)))

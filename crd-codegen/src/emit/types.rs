@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Ctx, defaults, derived_fn, ident, resource, schema_attrs};
+use super::{Ctx, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
 
@@ -26,12 +26,13 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
     if let Some((_, attr)) = built.iter().find(|(b, _)| b == base) {
         return attr.clone();
     }
-    let mut paths: Vec<syn::Path> = base.iter().filter_map(|p| syn::parse_str(p).ok()).collect();
     let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
-    paths.extend(syn::parse_str::<syn::Path>(&schema).ok());
-    let last = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string());
-    for extra in &ctx.derives {
-        if !paths.iter().any(|p| last(p) == last(extra)) {
+    let mut names: Vec<&str> = base.iter().copied().chain([schema.as_str()]).map(last_segment).collect();
+    let mut paths: Vec<TokenStream> =
+        base.iter().copied().chain([schema.as_str()]).filter_map(|p| p.parse().ok()).collect();
+    for (name, extra) in &ctx.derives {
+        if !names.contains(&name.as_str()) {
+            names.push(name);
             paths.push(extra.clone());
         }
     }
@@ -156,7 +157,11 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     };
     let allow = ctx.complex(&f.ty, wrappers).then(|| quote!(#[allow(clippy::type_complexity)]));
     let schema = schema_attrs::field_attr(f);
-    let duplicated = schema_attrs::repeats_arguments(quote!(#serde #schema)).then(duplicated_allow);
+    // clippy keys each argument by its attribute's name, and serde's are
+    // each written once: only `#[schema]` can repeat one.
+    #[cfg(test)]
+    assert!(!schema_attrs::repeats_arguments(serde.clone()), "{serde}");
+    let duplicated = (!schema.is_empty() && schema_attrs::repeats_arguments(schema.clone())).then(duplicated_allow);
     quote!(#doc #serde #schema #allow #duplicated pub #name: #ty)
 }
 
