@@ -37,7 +37,13 @@ struct Outcome {
     notes: Vec<String>,
 }
 
-fn check_loaded(loaded: Loaded, explicit: bool, outcome: &mut Outcome) {
+fn check_loaded(mut loaded: Loaded, explicit: bool, outcome: &mut Outcome) {
+    // `check_crd` reads a document's positions, not its JSON, which is as
+    // large as the model of the CRD: the JSON goes before the checks run,
+    // and their working memory takes its place.
+    for (doc, _) in &mut loaded.crds {
+        doc.value = Value::Null;
+    }
     let source = Rc::new(diag::Source::new(loaded.text));
     for (doc, crd) in &loaded.crds {
         outcome.reports.push((check_crd(&loaded.file, doc, crd), Rc::clone(&source)));

@@ -532,6 +532,7 @@ mod tests {
             .k8s_openapi_path("k8s")
             .derive("Eq")
             .derive("schemars::JsonSchema")
+            .derive("std::clone::Clone")
             .generate()
             .unwrap();
         assert!(code.contains("metadata: k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta"), "{code}");
@@ -540,6 +541,8 @@ mod tests {
         let derives: String =
             code.split("#[derive(").nth(1).and_then(|d| d.split(")]").next()).unwrap().split_whitespace().collect();
         assert!(derives.ends_with("CustomResourceSchema,Eq,schemars::JsonSchema"), "{derives}");
+        // A derive the list already has (by its last segment) is not added.
+        assert_eq!(derives.matches("Clone").count(), 1, "{derives}");
     }
 
     #[test]

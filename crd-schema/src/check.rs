@@ -94,7 +94,8 @@ const V1: &str = "apiextensions.k8s.io/v1";
 /// which no current server serves, the rules that applied to it (those of
 /// an update from itself) — as errors; the NonStructuralSchema condition,
 /// pruning being off, served versions without a schema and the v1beta1
-/// note as warnings. `file` is only copied into the report.
+/// note as warnings. `file` is only copied into the report; of `doc`,
+/// only the positions are read (its `value` may already be dropped).
 pub fn check_crd(file: &str, doc: &Document, crd: &CustomResourceDefinition) -> Report {
     let v1 = crd.api_version == V1;
     let mut errors: Vec<Finding> = crd
@@ -324,5 +325,22 @@ mod tests {
             ]
         );
         assert_eq!(report.warnings[2].at, Some(Position { line: 9, column: 26 }));
+    }
+
+    #[test]
+    fn a_crd_is_checked_from_its_model_and_positions_alone() {
+        // `crd check` drops each document's JSON before checking.
+        let text = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+            metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  \
+            names: {plural: widgets, kind: Widget}\n  bogus: 1\n  versions:\n  - name: v1\n    served: true\n    \
+            storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        \
+            properties: {a: {type: bogus}, b: {anyOf: [{type: string}]}}\n";
+        let mut loaded = crate::crd::parse_source("w.yaml", text.as_bytes()).unwrap();
+        let (doc, crd) = &mut loaded.crds[0];
+        let whole = check_crd("w.yaml", doc, crd);
+        assert!(!whole.errors.is_empty() && !whole.warnings.is_empty(), "{whole:?}");
+        assert!(whole.errors.iter().chain(&whole.warnings).all(|f| f.at.is_some()), "{whole:?}");
+        doc.value = serde_json::Value::Null;
+        assert_eq!(check_crd("w.yaml", doc, crd), whole);
     }
 }

@@ -1,7 +1,7 @@
 //! Type spaces → Rust source text: tokens with `quote`, laid out as
-//! `prettyplease` lays them out, behind an `@generated` header. Doc comments of
-//! descriptions skip the tokens: each is a placeholder there, replaced by
-//! its lines in the laid-out text (`Docs`).
+//! `prettyplease` lays them out, behind an `@generated` header. Doc
+//! comments of descriptions skip the tokens: each is a placeholder there,
+//! replaced by its lines in the laid-out text (`Docs`).
 //!
 //! Entry point: [`file()`]. The shape of the output is the contract in
 //! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
@@ -10,9 +10,8 @@
 //! `runs.rs` lays out the version modules' types in pieces, on several
 //! threads for a large file (their structs and enums through `layout.rs`,
 //! the rest through syn and prettyplease), and this module the frame
-//! around them. Error
-//! policy: the only failures are option paths that are not Rust paths and
-//! (a generator bug) tokens that do not parse.
+//! around them. Error policy: the only failures are option paths that are
+//! not Rust paths and (a generator bug) tokens that do not parse.
 
 mod defaults;
 mod layout;

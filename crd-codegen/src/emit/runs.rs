@@ -236,8 +236,6 @@ pub(super) fn unparse(tokens: TokenStream, label: &str) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use quote::format_ident;
-
     use super::*;
 
     #[test]
