@@ -45,14 +45,18 @@ pub(super) fn items(tokens: TokenStream, depth: usize, table: &[Short]) -> Optio
     let mut at = 0;
     while at < tokens.len() {
         let body = attrs_end(&tokens, at);
-        let keyword = match (tokens.get(body), tokens.get(body + 1)) {
-            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword))) if vis == "pub" => keyword.to_string(),
-            _ => String::new(),
+        let is_struct = match (tokens.get(body), tokens.get(body + 1)) {
+            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword)))
+                if vis == "pub" && (keyword == "struct" || keyword == "enum") =>
+            {
+                Some(keyword == "struct")
+            }
+            _ => None,
         };
-        if keyword == "struct" || keyword == "enum" {
+        if let Some(is_struct) = is_struct {
             let end = body + 4;
             let mut printer = Printer::new(depth, table, &mut used);
-            type_item(&mut printer, &tokens[at..end.min(tokens.len())], keyword == "struct")?;
+            type_item(&mut printer, &tokens[at..end.min(tokens.len())], is_struct)?;
             pieces.push(Piece::Text(printer.finish()));
             at = end;
         } else {
@@ -97,7 +101,7 @@ fn type_item(p: &mut Printer<'_>, tokens: &[TokenTree], is_struct: bool) -> Opti
     }
     p.cbox(INDENT);
     p.word(if is_struct { "pub struct " } else { "pub enum " });
-    p.word(&name.to_string());
+    p.display(name);
     p.word(" {");
     p.hardbreak_if_nonempty();
     let members: Vec<TokenTree> = members.stream().into_iter().collect();
@@ -146,7 +150,7 @@ fn field(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
     match tokens.get(body..body + 3)? {
         [TokenTree::Ident(vis), TokenTree::Ident(name), colon] if vis == "pub" && is_punct(colon, ':') => {
             p.word("pub ");
-            p.word(&name.to_string());
+            p.display(name);
             p.word(": ");
         }
         _ => return None,
@@ -159,9 +163,9 @@ fn variant(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
     let body = attrs_end(tokens, 0);
     outer_attrs(p, &tokens[..body])?;
     match &tokens[body..] {
-        [TokenTree::Ident(name)] => p.word(&name.to_string()),
+        [TokenTree::Ident(name)] => p.display(name),
         [TokenTree::Ident(name), TokenTree::Group(field)] if field.delimiter() == Delimiter::Parenthesis => {
-            p.word(&name.to_string());
+            p.display(name);
             p.cbox(INDENT);
             p.word("(");
             p.zerobreak();
@@ -190,14 +194,14 @@ fn path_type(p: &mut Printer<'_>, tokens: &[TokenTree], mut at: usize) -> Option
         if let Some(len) = p.short_path(&tokens[..at], &tokens[at..]) {
             at += len;
         } else {
-            if is_joint_colon(tokens, at) {
+            if is_path_separator(tokens, at) {
                 p.word("::");
                 at += 2;
             } else if !first {
                 return Some(at);
             }
             let TokenTree::Ident(segment) = tokens.get(at)? else { return None };
-            p.word(&segment.to_string());
+            p.display(segment);
             at += 1;
         }
         first = false;
@@ -229,7 +233,7 @@ fn path_type(p: &mut Printer<'_>, tokens: &[TokenTree], mut at: usize) -> Option
 }
 
 /// Whether `::` starts at `at`.
-fn is_joint_colon(tokens: &[TokenTree], at: usize) -> bool {
+fn is_path_separator(tokens: &[TokenTree], at: usize) -> bool {
     is_punct_at(tokens, at, ':') && is_punct_at(tokens, at + 1, ':')
 }
 
@@ -257,7 +261,7 @@ fn outer_attrs(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
         let mut at = 0;
         while let Some(token) = inner.get(at) {
             match token {
-                TokenTree::Ident(segment) => p.word(&segment.to_string()),
+                TokenTree::Ident(segment) => p.display(segment),
                 TokenTree::Punct(colon) if colon.as_char() == ':' => p.word(":"),
                 _ => break,
             }
@@ -314,19 +318,19 @@ fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
         let last = at + 1 == tokens.len();
         if let Some((n, len)) = paths::full_path(&tokens[..at], &tokens[at..], p.table) {
             p.used[n] = true;
-            for token in p.table[n].short_tokens() {
+            for token in &p.table[n].short_tokens() {
                 attr_token(p, token, false, state);
             }
             at += len;
             continue;
         }
-        let token = match token {
-            TokenTree::Literal(literal) => {
-                TokenTree::Literal(paths::path_value(&tokens[..at], literal.clone(), p.table, p.used))
+        match token {
+            TokenTree::Literal(literal) if paths::is_serde_path_value(&tokens[..at]) => {
+                let literal = paths::path_value(&tokens[..at], literal.clone(), p.table, p.used);
+                attr_token(p, &TokenTree::Literal(literal), last, state);
             }
-            other => other.clone(),
-        };
-        attr_token(p, token, last, state);
+            token => attr_token(p, token, last, state),
+        }
         at += 1;
     }
     match group.delimiter() {
@@ -352,13 +356,13 @@ fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
 }
 
 /// One token of an attribute's arguments; `last` in its group.
-fn attr_token(p: &mut Printer<'_>, token: TokenTree, last: bool, state: &mut State) {
+fn attr_token(p: &mut Printer<'_>, token: &TokenTree, last: bool, state: &mut State) {
     match token {
         TokenTree::Ident(ident) => {
             if *state == State::Word {
                 p.space();
             }
-            p.word(&ident.to_string());
+            p.display(ident);
             *state = State::Word;
         }
         TokenTree::Punct(punct) => {
@@ -383,10 +387,21 @@ fn attr_token(p: &mut Printer<'_>, token: TokenTree, last: bool, state: &mut Sta
             if *state == State::Word {
                 p.space();
             }
-            p.word(&literal.to_string());
+            p.display(literal);
             *state = State::Word;
         }
-        TokenTree::Group(inner) => attr_group(p, &inner, state),
+        TokenTree::Group(inner) => attr_group(p, inner, state),
+    }
+}
+
+/// Writes `n` spaces.
+fn indent_by(out: &mut String, n: isize) {
+    const SPACES: &str = "                                                                ";
+    let mut n = usize::try_from(n).unwrap_or(0);
+    while n > 0 {
+        let chunk = n.min(SPACES.len());
+        out.push_str(&SPACES[..chunk]);
+        n -= chunk;
     }
 }
 
@@ -471,10 +486,24 @@ impl<'a> Printer<'a> {
     }
 
     fn word(&mut self, word: &str) {
-        let start = self.text.len() as u32;
+        let start = self.text.len();
         self.text.push_str(word);
-        let len = word.len() as isize;
-        self.push(Token::Word { start, end: self.text.len() as u32 }, len);
+        self.end_word(start);
+    }
+
+    /// A word written by its `Display` (an identifier, a literal).
+    fn display(&mut self, word: impl std::fmt::Display) {
+        use std::fmt::Write;
+        let start = self.text.len();
+        // Writing into a `String` does not fail.
+        let _ = write!(self.text, "{word}");
+        self.end_word(start);
+    }
+
+    /// The word that [`Printer::text`] holds from `start` on.
+    fn end_word(&mut self, start: usize) {
+        let len = (self.text.len() - start) as isize;
+        self.push(Token::Word { start: start as u32, end: self.text.len() as u32 }, len);
         self.total += len;
     }
 
@@ -592,7 +621,7 @@ impl<'a> Printer<'a> {
         for (token, &size) in self.tokens.iter().zip(&self.sizes) {
             match *token {
                 Token::Word { start, end } => {
-                    out.extend(std::iter::repeat_n(' ', usize::try_from(pending).unwrap_or(0)));
+                    indent_by(&mut out, pending);
                     pending = 0;
                     let word = &self.text[start as usize..end as usize];
                     out.push_str(word);
@@ -611,7 +640,7 @@ impl<'a> Printer<'a> {
                         space -= blank;
                     } else {
                         if let Some(pre) = pre {
-                            out.extend(std::iter::repeat_n(' ', usize::try_from(pending).unwrap_or(0)));
+                            indent_by(&mut out, pending);
                             out.push(pre);
                         }
                         out.push('\n');
@@ -635,5 +664,22 @@ impl<'a> Printer<'a> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indentation_of_any_width_is_written() {
+        for n in [0, 1, 64, 65, 130] {
+            let mut out = String::from("x");
+            indent_by(&mut out, n);
+            assert_eq!(out, format!("x{}", " ".repeat(n as usize)));
+        }
+        let mut out = String::new();
+        indent_by(&mut out, -4);
+        assert!(out.is_empty());
     }
 }

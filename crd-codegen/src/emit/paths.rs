@@ -224,7 +224,7 @@ fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
 }
 
 /// Whether the next token is the value of `key = ` for a serde path key.
-fn is_serde_path_value(before: &[TokenTree]) -> bool {
+pub(super) fn is_serde_path_value(before: &[TokenTree]) -> bool {
     match before {
         [.., TokenTree::Ident(key), TokenTree::Punct(eq)] => {
             eq.as_char() == '=' && SERDE_PATH_KEYS.iter().any(|k| key == k)
