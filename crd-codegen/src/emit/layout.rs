@@ -318,17 +318,17 @@ fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
         let last = at + 1 == tokens.len();
         if let Some((n, len)) = paths::full_path(&tokens[..at], &tokens[at..], p.table) {
             p.used[n] = true;
-            for token in &p.table[n].short_tokens() {
+            for token in &paths::path_tokens(p.table[n].short()) {
                 attr_token(p, token, false, state);
             }
             at += len;
             continue;
         }
         match token {
-            TokenTree::Literal(literal) if paths::is_serde_path_value(&tokens[..at]) => {
-                let literal = paths::path_value(&tokens[..at], literal.clone(), p.table, p.used);
-                attr_token(p, &TokenTree::Literal(literal), last, state);
-            }
+            TokenTree::Literal(literal) => match paths::path_value(&tokens[..at], literal, p.table, p.used) {
+                Some(short) => attr_token(p, &TokenTree::Literal(short), last, state),
+                None => attr_token(p, token, last, state),
+            },
             token => attr_token(p, token, last, state),
         }
         at += 1;
@@ -471,7 +471,7 @@ impl<'a> Printer<'a> {
     fn short_path(&mut self, before: &[TokenTree], rest: &[TokenTree]) -> Option<usize> {
         let (n, len) = paths::full_path(before, rest, self.table)?;
         self.used[n] = true;
-        for (i, segment) in self.table[n].short_segments().iter().enumerate() {
+        for (i, segment) in self.table[n].short().iter().enumerate() {
             if i > 0 {
                 self.word("::");
             }

@@ -54,13 +54,8 @@ impl Short {
         }
     }
 
-    /// The tokens of the short path.
-    pub(super) fn short_tokens(&self) -> Vec<TokenTree> {
-        path_tokens(&self.short)
-    }
-
     /// The segments of the short path.
-    pub(super) fn short_segments(&self) -> &[String] {
+    pub(super) fn short(&self) -> &[String] {
         &self.short
     }
 
@@ -134,7 +129,7 @@ pub(super) fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -
     while i < tokens.len() {
         if let Some((n, len)) = full_path(&out, &tokens[i..], table) {
             used[n] = true;
-            out.extend(table[n].short_tokens());
+            out.extend(path_tokens(table[n].short()));
             i += len;
             continue;
         }
@@ -147,7 +142,10 @@ pub(super) fn rewrite(tokens: TokenStream, table: &[Short], used: &mut [bool]) -
                 inner.set_span(span);
                 out.push(TokenTree::Group(inner));
             }
-            TokenTree::Literal(literal) => out.push(TokenTree::Literal(path_value(&out, literal, table, used))),
+            TokenTree::Literal(literal) => {
+                let literal = path_value(&out, &literal, table, used).unwrap_or(literal);
+                out.push(TokenTree::Literal(literal));
+            }
             other => out.push(other),
         }
         i += 1;
@@ -165,10 +163,29 @@ pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short
     table.iter().enumerate().find_map(|(n, s)| matches_at(rest, &s.full).map(|len| (n, len)))
 }
 
-/// `literal`, after `before`, with the path in it shortened when it is
-/// the value of a serde path key.
-pub(super) fn path_value(before: &[TokenTree], literal: Literal, table: &[Short], used: &mut [bool]) -> Literal {
-    if is_serde_path_value(before) { shorten_literal(literal, table, used) } else { literal }
+/// `literal`, after `before`, with the path in it shortened, when it is
+/// the value of a serde path key (`"::std::option::Option::is_none"`)
+/// that starts with a path of `table`; `None` when it stays as it is.
+pub(super) fn path_value(
+    before: &[TokenTree],
+    literal: &Literal,
+    table: &[Short],
+    used: &mut [bool],
+) -> Option<Literal> {
+    if !is_serde_path_value(before) {
+        return None;
+    }
+    // Only a string that starts with `::` can hold a full path.
+    let text = literal.to_string();
+    if !text.starts_with("\"::") {
+        return None;
+    }
+    let value = super::string_value(&text)?;
+    let (n, rest) = table.iter().enumerate().find_map(|(n, s)| Some((n, value.strip_prefix(&s.full_prefix)?)))?;
+    used[n] = true;
+    let mut out = Literal::string(&format!("{}::{rest}", table[n].short_text));
+    out.set_span(literal.span());
+    Some(out)
 }
 
 /// Whether a `::` after `before` would continue a path (`a::std::...`,
@@ -211,7 +228,8 @@ fn matches_at(tokens: &[TokenTree], full: &[String]) -> Option<usize> {
     Some(at)
 }
 
-fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
+/// The tokens of the path `segments` (`a::b`).
+pub(super) fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
     let mut out = Vec::new();
     for (i, segment) in segments.iter().enumerate() {
         if i > 0 {
@@ -224,33 +242,13 @@ fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
 }
 
 /// Whether the next token is the value of `key = ` for a serde path key.
-pub(super) fn is_serde_path_value(before: &[TokenTree]) -> bool {
+fn is_serde_path_value(before: &[TokenTree]) -> bool {
     match before {
         [.., TokenTree::Ident(key), TokenTree::Punct(eq)] => {
             eq.as_char() == '=' && SERDE_PATH_KEYS.iter().any(|k| key == k)
         }
         _ => false,
     }
-}
-
-/// A serde path string (`"::std::option::Option::is_none"`) with its
-/// path shortened like the code around it.
-fn shorten_literal(literal: Literal, table: &[Short], used: &mut [bool]) -> Literal {
-    // Only a string that starts with `::` can hold a full path.
-    let text = literal.to_string();
-    if !text.starts_with("\"::") {
-        return literal;
-    }
-    let Some(value) = super::string_value(&text) else { return literal };
-    for (n, short) in table.iter().enumerate() {
-        if let Some(rest) = value.strip_prefix(&short.full_prefix) {
-            used[n] = true;
-            let mut out = Literal::string(&format!("{}::{rest}", short.short_text));
-            out.set_span(literal.span());
-            return out;
-        }
-    }
-    literal
 }
 
 #[cfg(test)]

@@ -147,23 +147,29 @@ fn lay_out(
 /// tests lay out every item by prettyplease too, and compare.
 fn items_text(items: TokenStream, depth: usize, table: &[paths::Short], label: &str) -> Result<(String, Vec<bool>)> {
     #[cfg(test)]
-    let through_prettyplease = {
-        let mut used = vec![false; table.len()];
-        (wrapped_unparse(paths::rewrite(items.clone(), table, &mut used), depth, label)?, used)
-    };
+    let reference = through_prettyplease(items.clone(), depth, table, label)?;
     let pieces = layout::items(items.clone(), depth, table);
     #[cfg(test)]
     assert!(pieces.is_some(), "items of a shape the layout does not know: {items}");
     let laid = match pieces {
         Some((pieces, mut used)) => (assemble(pieces, depth, label, table, &mut used)?, used),
-        None => {
-            let mut used = vec![false; table.len()];
-            (wrapped_unparse(paths::rewrite(items, table, &mut used), depth, label)?, used)
-        }
+        None => through_prettyplease(items, depth, table, label)?,
     };
     #[cfg(test)]
-    assert_eq!(laid, through_prettyplease, "the items laid out without syn differ from prettyplease's");
+    assert_eq!(laid, reference, "the items laid out without syn differ from prettyplease's");
     Ok(laid)
+}
+
+/// The text of `items` laid out by prettyplease alone, with the paths of
+/// `table` short, and which of those it uses.
+fn through_prettyplease(
+    items: TokenStream,
+    depth: usize,
+    table: &[paths::Short],
+    label: &str,
+) -> Result<(String, Vec<bool>)> {
+    let mut used = vec![false; table.len()];
+    Ok((wrapped_unparse(paths::rewrite(items, table, &mut used), depth, label)?, used))
 }
 
 /// The text of `pieces` in order: those left to prettyplease are laid

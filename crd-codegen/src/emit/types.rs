@@ -27,9 +27,9 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
         return attr.clone();
     }
     let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
-    let mut names: Vec<&str> = base.iter().copied().chain([schema.as_str()]).map(last_segment).collect();
-    let mut paths: Vec<TokenStream> =
-        base.iter().copied().chain([schema.as_str()]).filter_map(|p| p.parse().ok()).collect();
+    let own: Vec<&str> = base.iter().copied().chain([schema.as_str()]).collect();
+    let mut names: Vec<&str> = own.iter().copied().map(last_segment).collect();
+    let mut paths: Vec<TokenStream> = own.iter().filter_map(|p| p.parse().ok()).collect();
     for (name, extra) in &ctx.derives {
         if !names.contains(&name.as_str()) {
             names.push(name);
