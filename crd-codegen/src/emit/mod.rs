@@ -9,11 +9,12 @@
 //! k8s-openapi traits of root types and `doc.rs` the doc comments;
 //! `runs.rs` lays out the version modules' types in pieces, on several
 //! threads for a large file (their structs and enums through `layout.rs`,
-//! the rest through syn and prettyplease), and this module the frame
-//! around them. Error policy: the only failures are option paths that are
+//! the rest through syn and prettyplease), `frame.rs` writes the frame
+//! around them, and this module joins the two. Error policy: the only failures are option paths that are
 //! not Rust paths and (a generator bug) tokens that do not parse.
 
 mod defaults;
+mod frame;
 mod layout;
 mod paths;
 mod resource;
@@ -25,7 +26,6 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::error::{Error, Result};
-use crate::naming::{Case, Names};
 use crate::typespace::{CrdSpace, TypeId, TypeRef, TypeSpace};
 
 /// What the emitted code looks like beyond the model.
@@ -55,8 +55,7 @@ struct Ctx<'a> {
 
 /// The paths of [`EmitOptions`], checked, once per file.
 struct Paths {
-    crd_schema: syn::Path,
-    /// `crd_schema` as written, without spaces (`::crd_schema`).
+    /// The `crd-schema` path as written, without spaces (`::crd_schema`).
     crd_schema_text: String,
     /// The `k8s-openapi` path as its tokens print, without spaces.
     k8s_text: String,
@@ -70,8 +69,8 @@ impl Paths {
         for derive in &options.derives {
             parse_path("derive", derive)?;
         }
+        parse_path("crd_schema_path", &options.crd_schema)?;
         Ok(Paths {
-            crd_schema: parse_path("crd_schema_path", &options.crd_schema)?,
             crd_schema_text: options.crd_schema.replace(' ', ""),
             k8s_text: quote!(#k8s).to_string().replace(' ', ""),
         })
@@ -177,16 +176,6 @@ fn ident(name: &str) -> Ident {
     }
 }
 
-/// `#[doc = "..."]` attributes for text the generator writes itself
-/// (already valid Markdown).
-fn own_doc(text: &str) -> TokenStream {
-    let attrs = text.lines().map(|line| {
-        let line = format!(" {line}");
-        quote!(#[doc = #line])
-    });
-    quote!(#(#attrs)*)
-}
-
 /// The doc comments of descriptions, written into the laid-out text
 /// rather than passed through tokens, syn and prettyplease: they are most
 /// of a file's text and are written back unchanged, so each block stands
@@ -287,7 +276,7 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
 /// [`file()`], with the runs laid out as `plan` says rather than as suits
 /// the file and the machine.
 fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan: Option<runs::Plan>) -> Result<String> {
-    let Paths { crd_schema, crd_schema_text, k8s_text } = Paths::parse(options)?;
+    let Paths { crd_schema_text, k8s_text } = Paths::parse(options)?;
     let modules: Vec<runs::Module<'_>> = crds
         .iter()
         .flat_map(|crd| crd.versions.iter().map(move |version| (crd, version)))
@@ -300,46 +289,13 @@ fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan:
     let plan = plan.unwrap_or_else(|| runs::Plan::for_file(&modules));
     let bodies = runs::bodies(&modules, depth, options, plan)?;
 
-    let mut frames = modules.iter().zip(&bodies).enumerate();
-    let mut names = Names::new(Case::Snake);
-    let mut items = Vec::new();
-    let mut crd_paths = Vec::new();
-    for crd in crds {
-        let versions = frames
-            .by_ref()
-            .take(crd.versions.len())
-            .map(|(n, (module, body))| version_frame(module, paths::uses(&module.table, &body.used), n))
-            .collect::<Vec<_>>();
-        let crd_fn = crd_fn(&crd_schema, crd);
-        if crds.len() == 1 {
-            items.extend(versions);
-            items.push(crd_fn);
-            crd_paths.push(quote!(crd()));
-        } else {
-            let module = ident(&names.claim(&crd.module));
-            let doc = own_doc(&format!("The CustomResourceDefinition `{}`.", crd.name));
-            items.push(quote!(#doc pub mod #module { #(#versions)* #crd_fn }));
-            crd_paths.push(quote!(#module::crd()));
-        }
-    }
-    items.push(quote! {
-        /// Every CustomResourceDefinition of this file, rebuilt from the
-        /// generated types.
-        #[allow(dead_code)]
-        pub fn crds() -> ::std::vec::Vec<#crd_schema::schema::CrdManifest> {
-            ::std::vec![#(#crd_paths),*]
-        }
-    });
+    let used: Vec<&[bool]> = bodies.iter().map(|b| b.used.as_slice()).collect();
     let label = crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
-    let frame = runs::unparse(quote!(#(#items)*), &label)?;
+    let frame = frame::frame(crds, &modules, &used, &crd_schema_text, &label)?;
     let bodies: Vec<&str> = bodies.iter().map(|b| b.text.as_str()).collect();
-    let code = space_items(&fill_markers(&frame, BODY_MARKER, &bodies));
+    let code = space_items(&fill_markers(&frame, frame::BODY_MARKER, &bodies));
     Ok(format!("// @generated by crd-codegen from {}. Do not edit.\n\n{code}", sources.join(", ")))
 }
-
-/// The name of a module body's marker item, before the body's index: the
-/// frame lays it out as the line `struct __crd_codegen_body_3;`.
-const BODY_MARKER: &str = "__crd_codegen_body_";
 
 /// `frame` with each line that is a marker item (`struct
 /// {marker}3;`) replaced by `texts[3]`.
@@ -358,23 +314,6 @@ fn fill_markers(frame: &str, marker: &str, texts: &[&str]) -> String {
         }
     }
     out
-}
-
-/// `pub fn crd()`: the CRD with all its versions, rebuilt by the derive.
-fn crd_fn(crd_schema: &syn::Path, crd: &CrdSpace) -> TokenStream {
-    let roots = crd.versions.iter().map(|v| {
-        let module = ident(&v.module);
-        let root = ident(v.space.types.first().map(|t| t.name.as_str()).unwrap_or_default());
-        quote!(#module::#root)
-    });
-    let doc = format!(" `{}` with every version, as the derive rebuilds it from these types.", crd.name);
-    quote! {
-        #[doc = #doc]
-        #[allow(dead_code)]
-        pub fn crd() -> #crd_schema::schema::CrdManifest {
-            #crd_schema::merge_crds!(#(#roots),*)
-        }
-    }
 }
 
 /// A blank line after every block that closes an item and after a `use`
@@ -398,23 +337,6 @@ fn space_items(code: &str) -> String {
         previous = Some(line);
     }
     out
-}
-
-/// A version module with its doc and `use` block, and the marker line of
-/// its `n`th body in place of its types.
-fn version_frame(module: &runs::Module<'_>, uses: TokenStream, n: usize) -> TokenStream {
-    let name = ident(&module.version.module);
-    let kind = module.version.space.types.first().map(|t| t.name.as_str()).unwrap_or_default();
-    // An inner doc, so that the link resolves inside the module.
-    let doc = format!(" Version `{}` of `{}`: the resource is [`{kind}`].", module.version.version, module.crd.name);
-    let marker = format_ident!("{BODY_MARKER}{n}");
-    quote! {
-        pub mod #name {
-            #![doc = #doc]
-            #uses
-            struct #marker;
-        }
-    }
 }
 
 /// A derived function name (`default_<field>`); a field's leading `_`

@@ -12,7 +12,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-use quote::quote;
 
 /// A full path and how it is written when it can be short.
 pub(super) struct Short {
@@ -94,25 +93,25 @@ fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
     out
 }
 
-/// The `use` block for the paths of `table` that the module `used`:
+/// The `use` lines for the paths of `table` that the module `used`:
 /// grouped by parent (`use serde::{Deserialize, Serialize};`), sorted as
 /// rustfmt sorts them.
-pub(super) fn uses(table: &[Short], used: &[bool]) -> TokenStream {
-    let mut groups: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+pub(super) fn uses(table: &[Short], used: &[bool]) -> Vec<String> {
+    let mut groups: BTreeMap<&[String], BTreeSet<&str>> = BTreeMap::new();
     for (short, _) in table.iter().zip(used).filter(|(s, used)| **used && s.import) {
         let (name, parent) = short.full.split_last().expect("paths have segments");
-        groups.entry(parent.to_vec()).or_default().insert(name.clone());
+        groups.entry(parent).or_default().insert(name);
     }
-    let uses = groups.into_iter().map(|(parent, names)| {
-        let parent = parent.iter().map(|s| Ident::new(s, Span::call_site()));
-        let names: Vec<Ident> = names.iter().map(|s| Ident::new(s, Span::call_site())).collect();
-        if let [name] = names.as_slice() {
-            quote!(use #(#parent::)*#name;)
-        } else {
-            quote!(use #(#parent::)*{#(#names),*};)
-        }
-    });
-    quote!(#(#uses)*)
+    groups
+        .into_iter()
+        .map(|(parent, names)| {
+            let (parent, names) = (parent.join("::"), names.into_iter().collect::<Vec<_>>());
+            match names.as_slice() {
+                [name] => format!("use {parent}::{name};"),
+                _ => format!("use {parent}::{{{}}};", names.join(", ")),
+            }
+        })
+        .collect()
 }
 
 /// `tokens` (items of a module) with the paths of `table` short, marking
@@ -253,6 +252,8 @@ fn is_serde_path_value(before: &[TokenTree]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use quote::quote;
+
     use super::*;
 
     /// `code` with short paths, preceded by the `use` block they need.
@@ -260,8 +261,7 @@ mod tests {
         let table = table(&defined.iter().copied().collect(), "::crd_schema", "::k8s_openapi");
         let mut used = vec![false; table.len()];
         let body = rewrite(code, &table, &mut used);
-        let uses = uses(&table, &used);
-        quote!(#uses #body).to_string()
+        format!("{} {body}", uses(&table, &used).join(" "))
     }
 
     #[test]
@@ -274,7 +274,12 @@ mod tests {
             }
         };
         let text = short(code, &["A"]);
-        assert!(text.starts_with("use crd_schema :: CustomResourceSchema ; use serde :: { Deserialize , Serialize } ; use std :: collections :: BTreeMap ;"), "{text}");
+        assert!(
+            text.starts_with(
+                "use crd_schema::CustomResourceSchema; use serde::{Deserialize, Serialize}; use std::collections::BTreeMap; "
+            ),
+            "{text}"
+        );
         assert!(text.contains("skip_serializing_if = \"Option::is_none\""), "{text}");
         assert!(text.contains("pub a : Option < BTreeMap < String , serde_json :: Value >>"), "{text}");
     }
