@@ -23,7 +23,7 @@ pub(super) const BODY_MARKER: &str = "__crd_codegen_body_";
 
 /// The widest line written as it is; prettyplease's margin is 89 columns,
 /// so no line this short is one it would break.
-const WIDEST: usize = 80;
+pub(super) const WIDEST: usize = 80;
 
 /// The laid-out frame of `crds`, whose version `modules` use the short
 /// paths `used` (one list per module, in order); `crd_schema` is the
@@ -46,7 +46,8 @@ pub(super) fn frame(
 /// The frame's text as [`frame`] describes it, written as prettyplease
 /// lays it out when every line fits.
 fn write(crds: &[CrdSpace], modules: &[runs::Module<'_>], used: &[&[bool]], crd_schema: &str) -> Text {
-    let mut text = Text { out: String::new(), depth: 0, fits: crd_schema.chars().all(is_path_char) };
+    let mut text = Text::new(0);
+    text.fits = crd_schema.chars().all(is_path_char);
     let mut numbered = modules.iter().zip(used).enumerate();
     let mut names = Names::new(Case::Snake);
     let mut crd_paths = Vec::new();
@@ -107,18 +108,28 @@ fn version(text: &mut Text, module: &runs::Module<'_>, used: &[bool], n: usize) 
     text.close();
 }
 
-/// The frame's text, and whether it is what prettyplease would write.
-struct Text {
-    out: String,
-    /// How many modules or functions deep the next line is.
+/// Text written as prettyplease lays it out, and whether it is: the
+/// frame's, or a [`super::templates`] block's.
+pub(super) struct Text {
+    pub out: String,
+    /// How many levels deep the next line is.
     depth: usize,
     /// No line so far is too wide, and every doc is a `///` comment.
-    fits: bool,
+    pub fits: bool,
 }
 
 impl Text {
+    pub fn new(depth: usize) -> Text {
+        Text { out: String::new(), depth, fits: true }
+    }
+
     fn line(&mut self, line: &str) {
-        let indent = 4 * self.depth;
+        self.line_at(0, line);
+    }
+
+    /// `line`, `level` levels deeper than the current depth.
+    pub fn line_at(&mut self, level: usize, line: &str) {
+        let indent = 4 * (self.depth + level);
         self.fits &= indent + line.len() <= WIDEST;
         let _ = writeln!(self.out, "{:indent$}{line}", "");
     }
@@ -146,8 +157,8 @@ impl Text {
     }
 }
 
-/// Whether `c` may appear in a path written into the frame as it is.
-fn is_path_char(c: char) -> bool {
+/// Whether `c` may appear in a path written as it is.
+pub(super) fn is_path_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == ':'
 }
 

@@ -8,9 +8,11 @@
 //! with named fields, an enum of unit and one-field variants, path types —
 //! so [`items`] walks their tokens directly and feeds the same stream to
 //! [`Printer`], the same kind of line breaker, with prettyplease's margin,
-//! indentation and minimum line space. Anything else (the `const _` blocks
-//! of impls, and any shape the walk does not know) is left to
-//! prettyplease: [`Piece::Tokens`].
+//! indentation and minimum line space. A `const _` block of impls that
+//! the emitter described as one of [`super::templates`]' fixed shapes is
+//! written from that description; anything else (the other `const _`
+//! blocks, and any shape the walk does not know) is left to prettyplease:
+//! [`Piece::Tokens`].
 //!
 //! A profile of `crd generate` put syn's parse and prettyplease at half of
 //! the layout's time. The crate's tests lay out every item both ways and
@@ -19,6 +21,7 @@
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 
 use super::paths::{self, Short};
+use super::templates::{self, Template};
 
 /// The line width prettyplease breaks at, its indentation step, and the
 /// least space it leaves a line however deep it is indented.
@@ -27,6 +30,13 @@ const INDENT: isize = 4;
 const MIN_SPACE: isize = 60;
 /// The size of a hard break, which never fits.
 const INFINITY: isize = 0xffff;
+
+/// The `const _` blocks a run's emitter described, and the paths they
+/// write.
+pub(super) struct Templates<'a> {
+    pub by_type: &'a foldhash::HashMap<String, Template>,
+    pub paths: templates::Paths<'a>,
+}
 
 /// One item of a run: laid out here, or left to prettyplease.
 pub(super) enum Piece {
@@ -38,11 +48,18 @@ pub(super) enum Piece {
 /// of `table` short in those laid out here, and which of the paths they
 /// use; `None` when a token is not where an item, an attribute or a type
 /// can have it. The items left to prettyplease keep their full paths.
-pub(super) fn items(tokens: TokenStream, depth: usize, table: &[Short]) -> Option<(Vec<Piece>, Vec<bool>)> {
+pub(super) fn items(
+    tokens: TokenStream,
+    depth: usize,
+    table: &[Short],
+    templates: &Templates<'_>,
+) -> Option<(Vec<Piece>, Vec<bool>)> {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut used = vec![false; table.len()];
     let mut pieces = Vec::new();
     let mut at = 0;
+    // The type the items since the last struct or enum follow.
+    let mut owner = None;
     while at < tokens.len() {
         let body = attrs_end(&tokens, at);
         let is_struct = match (tokens.get(body), tokens.get(body + 1)) {
@@ -58,11 +75,21 @@ pub(super) fn items(tokens: TokenStream, depth: usize, table: &[Short]) -> Optio
             let mut printer = Printer::new(depth, table, &mut used);
             type_item(&mut printer, &tokens[at..end.min(tokens.len())], is_struct)?;
             pieces.push(Piece::Text(printer.finish()));
+            owner = match tokens.get(body + 2) {
+                Some(TokenTree::Ident(name)) => Some(name.to_string()),
+                _ => None,
+            };
             at = end;
         } else {
             // Any other item runs to its `;` (`const _: () = { ... };`).
             let end = (body..tokens.len()).find(|&i| is_punct(&tokens[i], ';'))? + 1;
-            pieces.push(Piece::Tokens(tokens[at..end].iter().cloned().collect()));
+            let item = &tokens[at..end];
+            let template = owner.as_deref().and_then(|name| Some((name, templates.by_type.get(name)?)));
+            let text = template.and_then(|(name, t)| t.text(item, depth, name, &templates.paths, table, &mut used));
+            pieces.push(match text {
+                Some(text) => Piece::Text(text),
+                None => Piece::Tokens(item.iter().cloned().collect()),
+            });
             at = end;
         }
     }

@@ -9,7 +9,8 @@
 //! k8s-openapi traits of root types and `doc.rs` the doc comments;
 //! `runs.rs` lays out the version modules' types in pieces, on several
 //! threads for a large file (their structs and enums through `layout.rs`,
-//! the rest through syn and prettyplease), `frame.rs` writes the frame
+//! impls of a fixed shape from `templates.rs`, the rest through syn and
+//! prettyplease), `frame.rs` writes the frame
 //! around them, and this module joins the two. Error policy: the only failures are option paths that are
 //! not Rust paths and (a generator bug) tokens that do not parse.
 
@@ -20,6 +21,7 @@ mod paths;
 mod resource;
 mod runs;
 mod schema_attrs;
+mod templates;
 mod types;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -51,6 +53,10 @@ struct Ctx<'a> {
     /// `#[derive(...)]` attributes built, by their base derives
     /// (`types::derive_attr`).
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
+    /// The `k8s-openapi` path as written, without spaces.
+    k8s_text: String,
+    /// The `const _` blocks of a fixed shape, by the type they follow.
+    templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
 }
 
 /// The paths of [`EmitOptions`], checked, once per file.
@@ -92,6 +98,8 @@ impl<'a> Ctx<'a> {
             k8s: lex_path("k8s_openapi_path", &options.k8s_openapi)?,
             derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
+            k8s_text: options.k8s_openapi.replace(' ', ""),
+            templates: Default::default(),
         })
     }
 
@@ -434,5 +442,62 @@ mod tests {
                 assert_eq!(laid, whole, "{plan:?}");
             }
         }
+    }
+
+    #[test]
+    fn fixed_impls_are_laid_out_as_prettyplease_does_at_every_width() {
+        let options = EmitOptions {
+            derives: Vec::new(),
+            crd_schema: "::crd_schema".to_owned(),
+            k8s_openapi: "::k8s_openapi".to_owned(),
+        };
+        // How many blocks of each file were left to prettyplease.
+        let mut left = Vec::new();
+        for pad in (0..70).step_by(3) {
+            let kind = format!("W{}", "x".repeat(pad));
+            let spec = serde_json::json!({"type": "object", "properties": {
+                "mode": {"type": "string", "enum": ["v".repeat(pad + 1), "B"]}}});
+            let crd = |name: &str| {
+                let (plural, group) = name.split_once('.').unwrap_or_default();
+                let schema = serde_json::json!({"type": "object", "properties": {"spec": spec}});
+                serde_json::json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                    "metadata": {"name": name}, "spec": {"group": group, "scope": "Namespaced",
+                    "names": {"kind": kind, "plural": plural}, "versions": [{"name": "v1", "served": true,
+                    "storage": true, "schema": {"openAPIV3Schema": schema}}]}})
+                .to_string()
+            };
+            let mut spaces = Vec::new();
+            for name in ["widgets.example.com", "gadgets.example.com"] {
+                let loaded = crd_schema::crd::parse_source_with(name, crd(name).as_bytes(), &Default::default())
+                    .expect("the CRD reads");
+                spaces.push(CrdSpace::new(&loaded.crds[0].1, Default::default()).expect("the CRD models"));
+            }
+            // One CRD and two (one module deeper); `items_text` compares
+            // each run with prettyplease's layout under `cfg(test)`.
+            let relative = EmitOptions {
+                crd_schema: "crate::schema".to_owned(),
+                k8s_openapi: "k8s".to_owned(),
+                ..options.clone()
+            };
+            for crds in [&spaces[..1], &spaces[..]] {
+                for options in [&options, &relative] {
+                    let text = file(crds, &["w.json".to_owned()], options).expect("the file is emitted");
+                    assert!(text.contains(&format!("for {kind} {{")) && text.contains("string_enum("), "{text}");
+                }
+            }
+            let space = &spaces[0].versions[0].space;
+            let docs = Docs::default();
+            let ctx = Ctx::new(space, &docs, &options).expect("the options are paths");
+            let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
+            let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
+            let by_type = ctx.templates.borrow();
+            let paths = templates::Paths { crd_schema: "::crd_schema", k8s: "::k8s_openapi" };
+            let templates = layout::Templates { by_type: &by_type, paths };
+            let (pieces, _) = layout::items(tokens, 1, &table, &templates).expect("the items lay out");
+            left.push(pieces.iter().filter(|p| matches!(p, layout::Piece::Tokens(_))).count());
+        }
+        // Both blocks are written as text while they fit, and left to
+        // prettyplease when their names make them too wide.
+        assert_eq!((left.first(), left.last()), (Some(&0), Some(&2)), "{left:?}");
     }
 }

@@ -162,6 +162,18 @@ pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short
     table.iter().enumerate().find_map(|(n, s)| matches_at(rest, &s.full).map(|len| (n, len)))
 }
 
+/// The path `full` as written in text where a path starts: short when
+/// `table` has it (marking `used`), else as it is.
+pub(super) fn written(full: &str, table: &[Short], used: &mut [bool]) -> String {
+    match table.iter().position(|s| s.full_prefix.strip_suffix("::") == Some(full)) {
+        Some(n) => {
+            used[n] = true;
+            table[n].short_text.clone()
+        }
+        None => full.to_owned(),
+    }
+}
+
 /// `literal`, after `before`, with the path in it shortened, when it is
 /// the value of a serde path key (`"::std::option::Option::is_none"`)
 /// that starts with a path of `table`; `None` when it stays as it is.

@@ -3,8 +3,8 @@
 //! own, on as many threads as the machine offers ([`crate::parallel`])
 //! when the file is large enough to pay for them (a profile of `crd
 //! generate` put emission at 40–60% of its time, all of it on one core).
-//! A run's structs and enums are laid out by [`layout`], the impls between
-//! them by syn and prettyplease.
+//! A run's structs and enums, and the impls of a fixed shape, are laid out
+//! by [`layout`], the other impls between them by syn and prettyplease.
 //!
 //! prettyplease lays out each item of a module on its own, starting at the
 //! module's indentation, so a run laid out inside as many wrapper modules
@@ -17,7 +17,7 @@ use std::ops::Range;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Ctx, Docs, EmitOptions, layout, paths, types};
+use super::{Ctx, Docs, EmitOptions, layout, paths, templates, types};
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
 
@@ -137,7 +137,11 @@ fn lay_out(
     let docs = Docs::default();
     let ctx = Ctx::new(&module.version.space, &docs, options)?;
     let items: TokenStream = types.map(|i| types::type_def(&ctx, TypeId(i))).collect();
-    let (text, used) = items_text(items, depth, &module.table, &module.crd.name)?;
+    let templates = layout::Templates {
+        by_type: &ctx.templates.borrow(),
+        paths: templates::Paths { crd_schema: &ctx.crd_schema_text, k8s: &ctx.k8s_text },
+    };
+    let (text, used) = items_text(items, depth, &module.table, &templates, &module.crd.name)?;
     Ok((docs.expand(&text), used))
 }
 
@@ -145,10 +149,16 @@ fn lay_out(
 /// short, and which of those it uses: laid out by [`layout`] where it
 /// knows the items' shapes, by prettyplease elsewhere. The crate's own
 /// tests lay out every item by prettyplease too, and compare.
-fn items_text(items: TokenStream, depth: usize, table: &[paths::Short], label: &str) -> Result<(String, Vec<bool>)> {
+fn items_text(
+    items: TokenStream,
+    depth: usize,
+    table: &[paths::Short],
+    templates: &layout::Templates<'_>,
+    label: &str,
+) -> Result<(String, Vec<bool>)> {
     #[cfg(test)]
     let reference = through_prettyplease(items.clone(), depth, table, label)?;
-    let pieces = layout::items(items.clone(), depth, table);
+    let pieces = layout::items(items.clone(), depth, table, templates);
     #[cfg(test)]
     assert!(pieces.is_some(), "items of a shape the layout does not know: {items}");
     let laid = match pieces {
@@ -304,7 +314,11 @@ mod tests {
         for depth in [1, 2, 9] {
             for pad in 0..90 {
                 // Compares with prettyplease (`items_text`, under `cfg(test)`).
-                let (text, used) = items_text(boundary_items(pad), depth, &table, "test").expect("the items lay out");
+                let by_type = Default::default();
+                let paths = templates::Paths { crd_schema: "::crd_schema", k8s: "::k8s_openapi" };
+                let templates = layout::Templates { by_type: &by_type, paths };
+                let (text, used) =
+                    items_text(boundary_items(pad), depth, &table, &templates, "test").expect("the items lay out");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
             }
         }

@@ -1,9 +1,10 @@
 //! Structs and enums, with their serde attributes (the "Fields" table of
 //! the contract) and their derives.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::templates::Template;
 use super::{Ctx, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
@@ -68,7 +69,12 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
         }
     });
     let duplicated = schema_attrs::repeats_arguments(quote!(#derive #crd #schema)).then(duplicated_allow);
-    let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
+    let (defaults, template) = defaults::impls(ctx, &name, s);
+    let constructor = resource::constructor(ctx, &name, s);
+    if let Some(template) = template.filter(|_| constructor.is_empty()) {
+        ctx.templates.borrow_mut().insert(def.name.clone(), template);
+    }
+    let impls = [defaults, constructor];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     quote! {
         #doc
@@ -222,6 +228,10 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     };
     let deserialize = e.catch_all.as_deref().map(|c| {
         let c = ident(c);
+        let arms =
+            e.variants.iter().map(|(variant, json)| (Literal::string(json).to_string(), ident(variant).to_string()));
+        let template = Template::OpenEnum { arms: arms.collect(), catch_all: c.to_string() };
+        ctx.templates.borrow_mut().insert(def.name.clone(), template);
         let crd_schema = &ctx.crd_schema;
         let arms = e.variants.iter().map(|(variant, json)| {
             let variant = ident(variant);
