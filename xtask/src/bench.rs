@@ -5,7 +5,7 @@
 //!
 //! The kopium comparison: both tools generate every corpus CRD (kopium once
 //! per version, `-A`, as it generates one version per run), each CLI timed
-//! as a process, best of three. Both outputs go into fresh crates under
+//! as a process, best of five, the two tools' runs alternating. Both outputs go into fresh crates under
 //! `target/bench/` (same profile, the workspace's `Cargo.lock` so shared
 //! dependencies have the same versions, dependencies built beforehand),
 //! and `cargo check` / `cargo build` of the generated code alone are timed.
@@ -129,7 +129,7 @@ fn parse_time(text: &str) -> Option<f64> {
 /// lowest of its medians. On a shared host one process's median can move
 /// by half (the allocation-heavy `validate` pipeline most), both sides of
 /// a ratio alike only when they are hit alike; the best of a few runs is
-/// the machine's figure, as the CLI comparison takes the best of three.
+/// the machine's figure, as the CLI comparison takes the best of five.
 const DIVAN_RUNS: usize = 3;
 
 /// [`DIVAN_RUNS`] runs of `bench`, each function's lowest median.
@@ -322,17 +322,28 @@ pub fn version_of(program: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Best of three runs of `command`; its stdout from the last run.
-fn timed(mut make: impl FnMut() -> Command) -> Result<(Duration, Vec<u8>, bool)> {
-    let mut best = Duration::MAX;
-    let mut last = (Vec::new(), false);
-    for _ in 0..3 {
-        let start = Instant::now();
-        let output = make().stderr(Stdio::null()).output().context("running a generator")?;
-        best = best.min(start.elapsed());
-        last = (output.stdout, output.status.success());
+/// Rounds of the CLI comparison: each process's figure is its best of five.
+const ROUNDS: usize = 5;
+
+/// One run of each command in turn, [`ROUNDS`] times: every command's best
+/// time, with its stdout and success from the last round. Run in rounds
+/// rather than each command's runs together, both tools see the host in
+/// the same state; run together, a neighbour's burst landed on one tool's
+/// runs and moved the count of CRDs each tool was faster on by a fifth.
+fn timed_together(commands: &[Command]) -> Result<Vec<(Duration, Vec<u8>, bool)>> {
+    let mut results = vec![(Duration::MAX, Vec::new(), false); commands.len()];
+    for _ in 0..ROUNDS {
+        for (command, result) in commands.iter().zip(&mut results) {
+            let mut run = Command::new(command.get_program());
+            run.args(command.get_args()).stdin(Stdio::null()).stderr(Stdio::null());
+            let start = Instant::now();
+            let output = run.output().context("running a generator")?;
+            result.0 = result.0.min(start.elapsed());
+            result.1 = output.stdout;
+            result.2 = output.status.success();
+        }
     }
-    Ok((best, last.0, last.1))
+    Ok(results)
 }
 
 fn module_name(file: &Path) -> String {
@@ -373,11 +384,16 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     println!("== generating {} corpus CRDs with crd and with {kopium_version}", files.len());
     for file in &files {
         let name = module_name(file);
-        let (ours_time, ours_text, ok) = timed(|| {
-            let mut c = Command::new(&crd);
-            c.arg("generate").arg(file);
-            c
-        })?;
+        let versions = crd_versions(file)?;
+        let mut commands = vec![Command::new(&crd)];
+        commands[0].arg("generate").arg(file);
+        for version in &versions {
+            let mut c = Command::new(&kopium);
+            c.args(["-A", "--api-version", version, "-f"]).arg(file);
+            commands.push(c);
+        }
+        let mut results = timed_together(&commands)?.into_iter();
+        let Some((ours_time, ours_text, ok)) = results.next() else { bail!("no run of crd generate") };
         if !ok {
             bail!("crd generate {} failed", file.display());
         }
@@ -385,12 +401,7 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
         let mut kopium_time = Duration::ZERO;
         let mut kopium_text = String::new();
         let mut kopium_failed = Vec::new();
-        for version in crd_versions(file)? {
-            let (time, text, ok) = timed(|| {
-                let mut c = Command::new(&kopium);
-                c.args(["-A", "--api-version", &version, "-f"]).arg(file);
-                c
-            })?;
+        for (version, (time, text, ok)) in versions.into_iter().zip(results) {
             kopium_time += time;
             if ok {
                 let module = crate_ident(&version);
@@ -445,7 +456,7 @@ fn peers(report: &mut String, targets: &mut Vec<Target>) -> Result<String> {
     writeln!(report, "#### Generating the public corpus ({} CRDs) with crd and with {kopium_version}\n", rows.len())?;
     writeln!(report, "| | crd | kopium | crd ÷ kopium |")?;
     writeln!(report, "|---|---:|---:|---:|")?;
-    time_row(report, "generation, total (CLI processes, best of 3)", ours_total, kopium_total)?;
+    time_row(report, "generation, total (CLI processes, best of 5, alternating)", ours_total, kopium_total)?;
     writeln!(
         report,
         "| generation per CRD, faster than kopium | {faster} of {} | | worst {:.2}× ({}) |",
@@ -678,5 +689,18 @@ decode                    fastest       │ slowest       │ median        │ 
         assert!(new.contains("intro") && new.contains("new") && !new.contains("old") && new.ends_with("after\n"));
         let appended = replace_section(&new, PEERS, &format!("{}\npeers\n{}", PEERS.0, PEERS.1));
         assert!(appended.contains("new") && appended.trim_end().ends_with(PEERS.1), "{appended}");
+    }
+
+    #[test]
+    fn commands_run_in_rounds_and_keep_their_own_output() {
+        let mut echo = Command::new("sh");
+        echo.args(["-c", "echo ours"]);
+        let mut fail = Command::new("sh");
+        fail.args(["-c", "echo theirs; exit 3"]);
+        let results = timed_together(&[echo, fail]).expect("sh runs");
+        assert_eq!(results.len(), 2);
+        assert_eq!((results[0].1.as_slice(), results[0].2), (&b"ours\n"[..], true));
+        assert_eq!((results[1].1.as_slice(), results[1].2), (&b"theirs\n"[..], false));
+        assert!(results.iter().all(|r| r.0 < Duration::MAX), "every command was timed");
     }
 }
