@@ -31,7 +31,11 @@ use crd_schema::schema::doc::fence_marker;
 /// The lines of the doc comment for `description` (each will be written as
 /// `/// <line>`); empty when there is nothing to say.
 pub fn doc_lines(description: &str) -> Vec<String> {
-    let text = description.replace("\r\n", "\n").replace(['\r'], "\n").replace('\t', "    ");
+    let text: std::borrow::Cow<'_, str> = if description.bytes().any(|b| b == b'\r' || b == b'\t') {
+        description.replace("\r\n", "\n").replace(['\r'], "\n").replace('\t', "    ").into()
+    } else {
+        description.into()
+    };
     let mut out: Vec<String> = Vec::new();
     let mut fence: Option<String> = None;
     let mut paragraph: Vec<&str> = Vec::new();
@@ -74,7 +78,7 @@ fn flush(paragraph: &mut Vec<&str>, out: &mut Vec<String>) {
     if paragraph.is_empty() {
         return;
     }
-    let ticks = paragraph.iter().map(|l| l.matches('`').count()).sum::<usize>();
+    let ticks = paragraph.iter().map(|l| l.bytes().filter(|&b| b == b'`').count()).sum::<usize>();
     let code_spans = ticks % 2 == 0;
     let mut in_code = false;
     for line in paragraph.drain(..) {
@@ -123,8 +127,19 @@ fn escape_inline(text: &str, code_spans: bool, in_code: &mut bool, out: &mut Str
     while i < text.len() {
         let rest = &text[i..];
         // Text up to the next character that may need care is copied as
-        // it is: in a code span only a backtick ends it.
-        let plain = if *in_code { rest.find('`') } else { rest.find(['`', '\\', '[', ']', '<', 'h']) };
+        // it is: in a code span only a backtick ends it (all are ASCII, so
+        // the cut is on a character boundary).
+        let plain = if *in_code {
+            rest.find('`')
+        } else {
+            let bytes = rest.as_bytes();
+            (0..bytes.len()).find(|&at| match bytes[at] {
+                b'`' | b'\\' | b'[' | b']' | b'<' => true,
+                // Only a URL's scheme needs care (`bare_url`).
+                b'h' => bytes[at..].starts_with(b"http"),
+                _ => false,
+            })
+        };
         let plain = plain.unwrap_or(rest.len());
         if plain > 0 {
             out.push_str(&rest[..plain]);
@@ -247,6 +262,13 @@ mod tests {
         assert_eq!(doc(""), "");
         assert_eq!(doc("  \n \n"), "");
         assert_eq!(doc("a\n\n\n\nb\n"), "a\n\nb");
+    }
+
+    #[test]
+    fn line_ends_tabs_and_wide_characters_around_marks() {
+        assert_eq!(doc("a\r\nb\rc\td"), "a\nb\nc    d");
+        assert_eq!(doc("é[x]ü <b>ß http://a.io/é hhttp hat"), "é\\[x\\]ü \\<b>ß <http://a.io/é> hhttp hat");
+        assert_eq!(doc("which httpx the"), "which httpx the");
     }
 
     #[test]

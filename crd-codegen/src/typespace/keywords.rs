@@ -99,9 +99,19 @@ impl Derived {
 /// The description the derive reads from the doc comment the emitter
 /// writes for `description`.
 pub fn derived_description(description: &str) -> String {
-    let raw: Vec<String> =
-        doc_lines(description).into_iter().map(|l| if l.is_empty() { l } else { format!(" {l}") }).collect();
-    crd_schema::schema::description_from_doc(&raw.join("\n"))
+    // The doc comment's text as rustc gives it to the derive: each line
+    // after `///`, so with its leading space.
+    let mut raw = String::with_capacity(description.len() + 64);
+    for (i, line) in doc_lines(description).iter().enumerate() {
+        if i > 0 {
+            raw.push('\n');
+        }
+        if !line.is_empty() {
+            raw.push(' ');
+            raw.push_str(line);
+        }
+    }
+    crd_schema::schema::description_from_doc(&raw)
 }
 
 /// `node`'s keywords that `given` (what the type gives) does not match,

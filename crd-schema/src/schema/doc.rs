@@ -49,7 +49,13 @@ pub fn fence_marker(line: &str) -> Option<String> {
 /// across the lines of a paragraph.
 fn plain_text(line: &str, in_code: &mut bool, out: &mut String) {
     let mut rest = line;
-    while let Some(c) = rest.chars().next() {
+    loop {
+        // Text up to the next backslash, backtick or `<` is copied as it
+        // is (all three are ASCII, so the cut is on a character boundary).
+        let plain = rest.bytes().position(|b| matches!(b, b'\\' | b'`' | b'<')).unwrap_or(rest.len());
+        out.push_str(&rest[..plain]);
+        rest = &rest[plain..];
+        let Some(c) = rest.chars().next() else { break };
         let mut taken = c.len_utf8();
         match c {
             '\\' if !*in_code => match rest[1..].chars().next() {
@@ -107,5 +113,7 @@ mod tests {
         assert_eq!(description_from_doc(" ```text\n \\[x\\]\n ```\n \\[y\\]"), "```text\n\\[x\\]\n```\n[y]");
         // An escaped backtick opens no code span.
         assert_eq!(description_from_doc(" \\` \\[x\\]"), "` [x]");
+        // Wide characters on either side of the marks.
+        assert_eq!(description_from_doc(" é\\[ü\\] ß<https://a.io/é>ö"), "é[ü] ßhttps://a.io/éö");
     }
 }
