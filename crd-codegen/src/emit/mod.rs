@@ -119,18 +119,11 @@ impl<'a> Ctx<'a> {
             TypeRef::Value => quote!(::serde_json::Value),
             TypeRef::IntOrString => quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString),
             TypeRef::ObjectMeta => quote!(#k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta),
-            TypeRef::Vec(item) => {
-                let item = self.ty(item);
-                quote!(::std::vec::Vec<#item>)
-            }
+            TypeRef::Vec(item) => generic(quote!(::std::vec::Vec<), self.ty(item)),
             TypeRef::Map(value) => {
-                let value = self.ty(value);
-                quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+                generic(quote!(::std::collections::BTreeMap < ::std::string::String,), self.ty(value))
             }
-            TypeRef::Option(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::option::Option<#inner>)
-            }
+            TypeRef::Option(inner) => generic(quote!(::std::option::Option<), self.ty(inner)),
         }
     }
 
@@ -154,6 +147,15 @@ impl<'a> Ctx<'a> {
     fn helper(&self, name: &str) -> String {
         format!("{}::__private::{name}", self.crd_schema_text)
     }
+}
+
+/// `head` (a generic type up to its opening `<` and any leading
+/// arguments), `last` and the closing `>`: `last` moved in, not copied
+/// as `quote!` would.
+fn generic(mut head: TokenStream, last: TokenStream) -> TokenStream {
+    head.extend(last);
+    head.extend(quote!(>));
+    head
 }
 
 /// clippy's type complexity score: 10 × nesting depth for every path type.

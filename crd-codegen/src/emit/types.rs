@@ -1,7 +1,7 @@
 //! Structs and enums, with their serde attributes (the "Fields" table of
 //! the contract) and their derives.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Delimiter, Group, Literal, TokenStream};
 use quote::quote;
 
 use super::templates::Template;
@@ -76,18 +76,24 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     }
     let impls = [defaults, constructor];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
-    quote! {
-        #doc
-        #derive
-        #crd
-        #schema
-        #duplicated
-        pub struct #name {
-            #(#fields,)*
-            #flatten
-        }
-        #impls
+    // Moved into place rather than interpolated: `quote!` copies every
+    // stream it interpolates, and a field's type is many tokens.
+    let mut members = TokenStream::new();
+    for field in fields {
+        members.extend(field);
+        members.extend(quote!(,));
     }
+    members.extend(flatten);
+    let members = Group::new(Delimiter::Brace, members);
+    TokenStream::from_iter([
+        doc,
+        derive,
+        crd,
+        schema,
+        duplicated.unwrap_or_default(),
+        quote!(pub struct #name #members),
+        impls,
+    ])
 }
 
 fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
@@ -168,7 +174,11 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     #[cfg(test)]
     assert!(!schema_attrs::repeats_arguments(serde.clone()), "{serde}");
     let duplicated = (!schema.is_empty() && schema_attrs::repeats_arguments(schema.clone())).then(duplicated_allow);
-    quote!(#doc #serde #schema #allow #duplicated pub #name: #ty)
+    let mut out =
+        TokenStream::from_iter([doc, serde, schema, allow.unwrap_or_default(), duplicated.unwrap_or_default()]);
+    out.extend(quote!(pub #name:));
+    out.extend(ty);
+    out
 }
 
 /// clippy's `duplicated_attributes` looks at one item's or field's
