@@ -117,8 +117,29 @@ fn snake_words(name: &str) -> Vec<String> {
     if words.is_empty() { vec!["empty".to_owned()] } else { words }
 }
 
+/// Whether `name` is plain lowerCamelCase (`secretName`, `spec`): ASCII
+/// letters, a lowercase first, no two capitals together. Most property
+/// names are; rules 1-4 split such a name before each capital and nowhere
+/// else, which [`snake`] and [`camel`] then do directly.
+fn is_plain_lower_camel(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.iter().all(u8::is_ascii_alphabetic)
+        && !bytes.windows(2).any(|pair| pair.iter().all(u8::is_ascii_uppercase))
+}
+
 /// A snake-case identifier for `name` (field and module names).
 pub fn snake(name: &str) -> String {
+    if is_plain_lower_camel(name) {
+        let mut out = String::with_capacity(name.len() + 4);
+        for c in name.chars() {
+            if c.is_ascii_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        return keyword_safe(out);
+    }
     let joined = snake_words(name).join("_");
     let prefixed = if joined.starts_with(|c: char| c.is_ascii_digit()) { format!("_{joined}") } else { joined };
     keyword_safe(prefixed)
@@ -126,6 +147,11 @@ pub fn snake(name: &str) -> String {
 
 /// An UpperCamelCase identifier for `name` (type and variant names).
 pub fn camel(name: &str) -> String {
+    if is_plain_lower_camel(name) {
+        let mut out = name.to_owned();
+        out[..1].make_ascii_uppercase();
+        return keyword_safe(out);
+    }
     let mut out = String::new();
     for word in snake_words(name) {
         let meets_digits =
@@ -293,6 +319,35 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`snake`] and [`camel`] by rules 1-5 alone, without the shortcut
+    /// for plain lowerCamelCase names.
+    fn by_the_rules(name: &str) -> (String, String) {
+        let snake = snake_words(name).join("_");
+        let camel: String = snake_words(name).iter().map(|word| word[..1].to_ascii_uppercase() + &word[1..]).collect();
+        (keyword_safe(snake), keyword_safe(camel))
+    }
+
+    #[test]
+    fn plain_lower_camel_names_are_split_as_the_rules_split_them() {
+        // Every name of one to six letters over `a`, `b`, `A`, `B`, and
+        // some real ones: wherever the shortcut applies, it agrees.
+        let mut names: Vec<String> = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..6 {
+            names = names.iter().flat_map(|n| ["a", "b", "A", "B"].map(|c| format!("{n}{c}"))).collect();
+            for name in names.iter().map(String::as_str).chain(["secretName", "type", "self", "podIPs", "dnsNames"]) {
+                if is_plain_lower_camel(name) {
+                    assert_eq!((snake(name), camel(name)), by_the_rules(name), "{name}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        assert!(!is_plain_lower_camel("podIPs") && !is_plain_lower_camel("v1") && !is_plain_lower_camel("Spec"));
+        assert_eq!((snake("type"), camel("self")), ("r#type".to_owned(), "Self_".to_owned()));
+        assert_eq!((snake("secretName"), camel("secretName")), ("secret_name".to_owned(), "SecretName".to_owned()));
+    }
 
     #[test]
     fn kinds_keep_their_spelling() {

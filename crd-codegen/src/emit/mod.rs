@@ -236,8 +236,7 @@ impl Docs {
         let blocks = &self.0.borrow().blocks;
         let mut out = String::with_capacity(code.len() + blocks.iter().flatten().map(|l| l.len() + 16).sum::<usize>());
         for line in code.split_inclusive('\n') {
-            let content = line.trim_start();
-            let indent = &line[..line.len() - content.len()];
+            let (indent, content) = split_indent(line);
             let block =
                 content.strip_prefix(DOC_PLACEHOLDER).and_then(|n| blocks.get(n.trim_end().parse::<usize>().ok()?));
             let Some(block) = block else {
@@ -312,8 +311,9 @@ fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan:
 fn fill_markers(frame: &str, marker: &str, texts: &[&str]) -> String {
     let mut out = String::with_capacity(frame.len() + texts.iter().map(|t| t.len()).sum::<usize>());
     for line in frame.split_inclusive('\n') {
-        let text = line
-            .trim()
+        let text = split_indent(line)
+            .1
+            .trim_end()
             .strip_prefix("struct ")
             .and_then(|item| item.strip_prefix(marker))
             .and_then(|n| n.strip_suffix(';')?.parse::<usize>().ok())
@@ -331,22 +331,31 @@ fn fill_markers(frame: &str, marker: &str, texts: &[&str]) -> String {
 /// none).
 fn space_items(code: &str) -> String {
     let mut out = String::with_capacity(code.len() + code.len() / 20);
-    let mut previous: Option<&str> = None;
+    // The previous line's indentation, and whether it closes a block or
+    // is a `use`.
+    let mut previous: Option<(usize, bool, bool)> = None;
     for line in code.lines() {
-        if let Some(prev) = previous {
-            let indent = |l: &str| l.len() - l.trim_start().len();
-            let closes = matches!(prev.trim(), "}" | "};");
-            let opens = !line.trim().is_empty() && !line.trim_start().starts_with(['}', ')', ']']);
-            let uses_end = prev.trim_start().starts_with("use ") && !line.trim_start().starts_with("use ");
-            if (closes || uses_end) && opens && indent(prev) == indent(line) {
+        let (indent, content) = split_indent(line);
+        let is_use = content.starts_with("use ");
+        if let Some((prev_indent, closes, prev_use)) = previous {
+            let opens = !content.is_empty() && !content.starts_with(['}', ')', ']']);
+            if (closes || (prev_use && !is_use)) && opens && prev_indent == indent.len() {
                 out.push('\n');
             }
         }
         out.push_str(line);
         out.push('\n');
-        previous = Some(line);
+        previous = Some((indent.len(), matches!(content.trim_end(), "}" | "};"), is_use));
     }
     out
+}
+
+/// A line's indentation and the rest: `trim_start`, with the spaces that
+/// indent nearly every line skipped a byte at a time.
+fn split_indent(line: &str) -> (&str, &str) {
+    let spaces = line.bytes().take_while(|&b| b == b' ').count();
+    let content = line[spaces..].trim_start();
+    (&line[..line.len() - content.len()], content)
 }
 
 /// A derived function name (`default_<field>`); a field's leading `_`
