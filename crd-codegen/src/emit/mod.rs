@@ -24,6 +24,8 @@ mod schema_attrs;
 mod templates;
 mod types;
 
+use std::borrow::Cow;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -44,7 +46,7 @@ pub struct EmitOptions {
 /// Resolved paths and derives, shared by the emitters.
 struct Ctx<'a> {
     space: &'a TypeSpace,
-    docs: &'a Docs,
+    docs: &'a Docs<'a>,
     crd_schema: TokenStream,
     crd_schema_text: String,
     k8s: TokenStream,
@@ -88,7 +90,7 @@ impl<'a> Ctx<'a> {
     /// [`Paths::parse`] has checked. Each thread that lays out a run lexes
     /// its own tokens (proc-macro2's tokens stay on the thread that made
     /// them), without syn.
-    fn new(space: &'a TypeSpace, docs: &'a Docs, options: &EmitOptions) -> Result<Self> {
+    fn new(space: &'a TypeSpace, docs: &'a Docs<'a>, options: &EmitOptions) -> Result<Self> {
         let derives = options.derives.iter().map(|d| Ok((last_segment(d).to_owned(), lex_path("derive", d)?)));
         Ok(Ctx {
             space,
@@ -136,7 +138,7 @@ impl<'a> Ctx<'a> {
 
     /// The doc comment of a description (see [`Docs`]).
     fn doc_attrs(&self, description: &str) -> TokenStream {
-        self.docs.attrs(description)
+        self.docs.attrs(description, &self.space.doc_lines)
     }
 
     fn name(&self, id: TypeId) -> Ident {
@@ -193,14 +195,15 @@ fn ident(name: &str) -> Ident {
 /// out as the line `///@doc#3`) that [`Docs::expand`] replaces by its
 /// lines, as prettyplease writes doc attributes.
 #[derive(Default)]
-struct Docs(std::cell::RefCell<DocBlocks>);
+struct Docs<'a>(std::cell::RefCell<DocBlocks<'a>>);
 
 /// The doc comments of [`Docs`]' placeholders, by number; a description
 /// that repeats (a large CRD repeats a few hundred thousands of times)
 /// has one block and one number.
 #[derive(Default)]
-struct DocBlocks {
-    blocks: Vec<Vec<String>>,
+struct DocBlocks<'a> {
+    /// Lines the type model worked out are borrowed from it.
+    blocks: Vec<Cow<'a, [String]>>,
     /// The block of each description seen; `None` for one without lines.
     numbers: foldhash::HashMap<String, Option<usize>>,
 }
@@ -208,14 +211,17 @@ struct DocBlocks {
 /// What a placeholder's line starts with, after its indentation.
 const DOC_PLACEHOLDER: &str = "///@doc#";
 
-impl Docs {
+impl<'a> Docs<'a> {
     /// The placeholder of `description`'s doc comment; nothing for none.
-    fn attrs(&self, description: &str) -> TokenStream {
+    fn attrs(&self, description: &str, known: &'a foldhash::HashMap<String, Vec<String>>) -> TokenStream {
         let mut docs = self.0.borrow_mut();
         let number = match docs.numbers.get(description) {
             Some(number) => *number,
             None => {
-                let lines = crate::doc::doc_lines(description);
+                let lines = match known.get(description) {
+                    Some(lines) => Cow::Borrowed(lines.as_slice()),
+                    None => Cow::Owned(crate::doc::doc_lines(description)),
+                };
                 let number = (!lines.is_empty()).then_some(docs.blocks.len());
                 if number.is_some() {
                     docs.blocks.push(lines);
@@ -234,7 +240,9 @@ impl Docs {
     /// form of `#[doc = " line"]`), `///` alone for an empty line.
     fn expand(&self, code: &str) -> String {
         let blocks = &self.0.borrow().blocks;
-        let mut out = String::with_capacity(code.len() + blocks.iter().flatten().map(|l| l.len() + 16).sum::<usize>());
+        let mut out = String::with_capacity(
+            code.len() + blocks.iter().flat_map(|b| b.iter()).map(|l| l.len() + 16).sum::<usize>(),
+        );
         for line in code.split_inclusive('\n') {
             let (indent, content) = split_indent(line);
             let block =
@@ -243,7 +251,7 @@ impl Docs {
                 out.push_str(line);
                 continue;
             };
-            for doc in block {
+            for doc in block.iter() {
                 out.push_str(indent);
                 out.push_str("///");
                 if !doc.trim_end_matches(' ').is_empty() {
@@ -380,8 +388,9 @@ mod tests {
     }
 
     fn through_docs(description: &str) -> String {
+        let none = foldhash::HashMap::default();
         let docs = Docs::default();
-        let attrs = docs.attrs(description);
+        let attrs = docs.attrs(description, &none);
         let tokens = quote!(pub mod m { pub struct S { #attrs pub f: i32 } });
         docs.expand(&prettyplease::unparse(&syn::parse2(tokens).expect("tokens parse")))
     }

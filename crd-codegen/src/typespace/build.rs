@@ -52,6 +52,7 @@ pub(super) fn build(input: Input<'_>, all_preserve: bool, options: ModelOptions)
         spellings: naming::Spellings::default(),
     };
     builder.root(input);
+    builder.space.doc_lines = builder.derived.into_lines();
     builder.space
 }
 

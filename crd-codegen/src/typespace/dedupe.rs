@@ -91,14 +91,14 @@ pub(super) fn dedupe(space: TypeSpace) -> TypeSpace {
         }
     }
     let target = |id: TypeId| TypeId(new_id[first_of_class[class[id.0]]]);
-    let types = space
-        .types
+    let TypeSpace { types, doc_lines } = space;
+    let types = types
         .into_iter()
         .enumerate()
         .filter(|(i, _)| first_of_class[class[*i]] == *i)
         .map(|(_, def)| retarget(def, &target))
         .collect();
-    TypeSpace { types }
+    TypeSpace { types, doc_lines }
 }
 
 fn key(def: &TypeDef, class: &[usize]) -> Key {

@@ -26,7 +26,7 @@ use crd_schema::structural::Structural;
 
 use super::{TypeId, TypeKind, TypeRef, TypeSpace};
 use crate::doc::doc_lines;
-use crate::naming::Memo;
+use foldhash::HashMap;
 
 /// The keywords of schema node `node` that a field of type `ty` with doc
 /// comment `field_doc` must state.
@@ -80,29 +80,47 @@ pub(super) fn type_keywords(
     out
 }
 
-/// [`derived_description`]s, worked out once per distinct description.
-pub(super) struct Derived(Memo);
-
-impl Default for Derived {
-    fn default() -> Self {
-        Self(Memo::new(derived_description))
-    }
+/// The descriptions the derive reads back ([`read_back`]) and the doc
+/// comment lines they are read from, worked out once per distinct
+/// description.
+#[derive(Default)]
+pub(super) struct Derived {
+    read_back: HashMap<String, String>,
+    lines: HashMap<String, Vec<String>>,
 }
 
 impl Derived {
-    /// [`derived_description`] of `description`.
+    /// The description the derive reads back for `description`.
     fn of(&mut self, description: &str) -> String {
-        self.0.of(description).to_owned()
+        if let Some(known) = self.read_back.get(description) {
+            return known.clone();
+        }
+        let lines = doc_lines(description);
+        let read_back = read_back(&lines);
+        self.read_back.insert(description.to_owned(), read_back.clone());
+        self.lines.insert(description.to_owned(), lines);
+        read_back
+    }
+
+    /// The doc comment lines of every description seen.
+    pub(super) fn into_lines(self) -> HashMap<String, Vec<String>> {
+        self.lines
     }
 }
 
 /// The description the derive reads from the doc comment the emitter
 /// writes for `description`.
-pub fn derived_description(description: &str) -> String {
+#[cfg(test)]
+fn derived_description(description: &str) -> String {
+    read_back(&doc_lines(description))
+}
+
+/// The description the derive reads from the doc comment `lines`.
+fn read_back(lines: &[String]) -> String {
     // The doc comment's text as rustc gives it to the derive: each line
     // after `///`, so with its leading space.
-    let mut raw = String::with_capacity(description.len() + 64);
-    for (i, line) in doc_lines(description).iter().enumerate() {
+    let mut raw = String::with_capacity(lines.iter().map(|l| l.len() + 2).sum());
+    for (i, line) in lines.iter().enumerate() {
         if i > 0 {
             raw.push('\n');
         }

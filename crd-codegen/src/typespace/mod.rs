@@ -259,6 +259,10 @@ pub struct TypeDef {
 pub struct TypeSpace {
     /// The types, indexed by [`TypeId`].
     pub types: Vec<TypeDef>,
+    /// The doc comment lines ([`crate::doc::doc_lines`]) of the types' and
+    /// fields' descriptions, by description: worked out once, when the
+    /// model finds what the derive reads back, and written by the emitter.
+    pub doc_lines: foldhash::HashMap<String, Vec<String>>,
 }
 
 impl TypeSpace {
