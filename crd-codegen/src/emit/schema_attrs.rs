@@ -4,6 +4,9 @@
 //! vocabulary). The keywords to state were chosen by
 //! `typespace/keywords.rs`; this module only spells them.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::quote;
 use serde_json::{Map, Value};
@@ -74,15 +77,14 @@ fn unchecked(name: &str) -> bool {
 fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> bool {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for argument in trees.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
-        let name = match argument.first() {
-            Some(TokenTree::Ident(name)) => name.to_string(),
+        let Some(TokenTree::Ident(name)) = argument.first() else {
             // A literal argument (`property("a", ...)`) has no key; a path
             // (`::serde::Serialize`) is never repeated here.
-            _ => continue,
+            continue;
         };
         let parent = path.len();
-        path.push(':');
-        path.push_str(&name);
+        let _ = write!(path, ":{name}");
+        let checked = !unchecked(&path[parent + 1..]);
         let key = match &argument[1..] {
             [TokenTree::Group(list)] => {
                 let plain = lint_keys(list.stream(), path, keys);
@@ -93,12 +95,18 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
                 continue;
             }
             // Not checked: skip reading the text (doc comments are long).
-            [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && unchecked(&name) => None,
+            [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && !checked => None,
             [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
-                Some(match super::string_value(&value.to_string()) {
-                    Some(text) => format!("{path}={text}"),
-                    None => path.clone(),
-                })
+                let text = value.to_string();
+                let plain =
+                    text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['\\', '"']));
+                let mut key = String::with_capacity(path.len() + text.len());
+                key.push_str(path);
+                if let Some(value) = plain.map(Cow::Borrowed).or_else(|| super::string_value(&text).map(Cow::Owned)) {
+                    key.push('=');
+                    key.push_str(&value);
+                }
+                Some(key)
             }
             [TokenTree::Punct(eq), TokenTree::Ident(value)]
                 if eq.as_char() == '=' && (value == "true" || value == "false") =>
@@ -109,7 +117,7 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
             _ => Some(path.clone()),
         };
         path.truncate(parent);
-        if let Some(key) = key.filter(|_| !unchecked(&name)) {
+        if let Some(key) = key.filter(|_| checked) {
             keys.push(key);
         }
     }

@@ -105,7 +105,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     if bare(&f.ident) != json {
         args.push(quote!(rename = #json));
     }
-    let skip = quote!(skip_serializing_if = "::std::option::Option::is_none");
+    let skip = || quote!(skip_serializing_if = "::std::option::Option::is_none");
     let null_pruned_map = f.ty.null_pruned_map() && f.item_default.is_none();
     // `deserialize_<field>` (from `defaults.rs`) decodes fields with a
     // default and fields whose own items or values have one.
@@ -133,7 +133,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
                 args.push(quote!(deserialize_with = #helper));
             }
             args.extend(deserialize);
-            args.push(skip);
+            args.push(skip());
             quote!(::std::option::Option<#inner>)
         }
         Slot::Defaulted(_) => {
@@ -157,7 +157,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
             let helper = ctx.helper(if null_pruned_map { "double_option_map_without_nulls" } else { "double_option" });
             args.push(quote!(default));
             args.push(deserialize.unwrap_or_else(|| quote!(deserialize_with = #helper)));
-            args.push(skip);
+            args.push(skip());
             quote!(::std::option::Option<::std::option::Option<#inner>>)
         }
     };
