@@ -498,7 +498,7 @@ impl<'a> Printer<'a> {
     fn short_path(&mut self, before: &[TokenTree], rest: &[TokenTree]) -> Option<usize> {
         let (n, len) = paths::full_path(before, rest, self.table)?;
         self.used[n] = true;
-        for (i, segment) in self.table[n].short().iter().enumerate() {
+        for (i, segment) in self.table[n].short().enumerate() {
             if i > 0 {
                 self.word("::");
             }

@@ -15,14 +15,13 @@ use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, Toke
 
 /// A full path and how it is written when it can be short.
 pub(super) struct Short {
-    /// The segments of the full path after its leading `::`.
-    full: Vec<String>,
+    /// How a path inside it starts in a string (`::std::option::Option::`):
+    /// the full path, between a leading and a trailing `::`.
+    full_prefix: String,
+    /// Where each segment of the full path is in `full_prefix`.
+    full: Vec<std::ops::Range<usize>>,
     /// What it becomes: `Option`, or `serde_json::Value` (a path that needs
     /// no `use`).
-    short: Vec<String>,
-    /// How a path inside it starts in a string (`::std::option::Option::`).
-    full_prefix: String,
-    /// [`Short::short`] as a string (`Option`).
     short_text: String,
     /// The `use` it needs, if any (the full path without its leading `::`).
     import: bool,
@@ -38,30 +37,42 @@ const SERDE_PATH_KEYS: &[&str] = &["skip_serializing_if", "default", "deserializ
 pub(super) fn table(defined: &BTreeSet<&str>, crd_schema: &str, k8s: &str) -> Vec<Short> {
     every_path(crd_schema, k8s)
         .into_iter()
-        .filter(|s| s.short.len() > 1 || !s.short.iter().any(|n| defined.contains(n.as_str())))
+        .filter(|s| s.short_text.contains("::") || !defined.contains(s.short_text.as_str()))
         .collect()
 }
 
 impl Short {
-    fn new(full: &str, short: &[&str], import: bool) -> Short {
-        Short {
-            full: full.split("::").map(str::to_owned).collect(),
-            short: short.iter().map(|s| (*s).to_owned()).collect(),
-            full_prefix: format!("::{full}::"),
-            short_text: short.join("::"),
-            import,
-        }
+    fn new(full: &str, short: &str, import: bool) -> Short {
+        let full_prefix = format!("::{full}::");
+        // Each segment ends at the first `:` after it.
+        let bytes = full_prefix.as_bytes();
+        let ends = (3..bytes.len()).filter(|&i| bytes[i] == b':' && bytes[i - 1] != b':');
+        let mut start = 2;
+        let full = ends
+            .map(|end| {
+                let segment = start..end;
+                start = end + 2;
+                segment
+            })
+            .collect();
+        Short { full_prefix, full, short_text: short.to_owned(), import }
+    }
+
+    /// The segments of the full path.
+    fn full(&self) -> impl Iterator<Item = &str> {
+        self.full.iter().map(|segment| &self.full_prefix[segment.clone()])
     }
 
     /// The segments of the short path.
-    pub(super) fn short(&self) -> &[String] {
-        &self.short
+    pub(super) fn short(&self) -> impl Iterator<Item = &str> {
+        // No segment holds a `:`.
+        self.short_text.split(':').filter(|segment| !segment.is_empty())
     }
 
     /// `full` shortened to its last segment, which it takes from the
     /// prelude (`import` false) or from a `use`.
     fn last(full: &str, import: bool) -> Short {
-        Short::new(full, &[full.rsplit("::").next().unwrap_or_default()], import)
+        Short::new(full, full.rsplit("::").next().unwrap_or_default(), import)
     }
 }
 
@@ -80,7 +91,7 @@ fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
         imported("serde::Serialize".to_owned()),
         imported("serde::Deserialize".to_owned()),
         imported("serde::Deserializer".to_owned()),
-        Short::new("serde_json::Value", &["serde_json", "Value"], false),
+        Short::new("serde_json::Value", "serde_json::Value", false),
     ];
     if let Some(crd_schema) = crd_schema.strip_prefix("::") {
         out.push(imported(format!("{crd_schema}::CustomResourceSchema")));
@@ -97,9 +108,11 @@ fn every_path(crd_schema: &str, k8s: &str) -> Vec<Short> {
 /// grouped by parent (`use serde::{Deserialize, Serialize};`), sorted as
 /// rustfmt sorts them.
 pub(super) fn uses(table: &[Short], used: &[bool]) -> Vec<String> {
-    let mut groups: BTreeMap<&[String], BTreeSet<&str>> = BTreeMap::new();
+    // Keyed by segments, so parents sort as rustfmt sorts them.
+    let mut groups: BTreeMap<Vec<&str>, BTreeSet<&str>> = BTreeMap::new();
     for (short, _) in table.iter().zip(used).filter(|(s, used)| **used && s.import) {
-        let (name, parent) = short.full.split_last().expect("paths have segments");
+        let mut parent: Vec<&str> = short.full().collect();
+        let name = parent.pop().expect("paths have segments");
         groups.entry(parent).or_default().insert(name);
     }
     groups
@@ -159,7 +172,7 @@ pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short
     if !is_colon(rest.first()?) || continues_path(before) {
         return None;
     }
-    table.iter().enumerate().find_map(|(n, s)| matches_at(rest, &s.full).map(|len| (n, len)))
+    table.iter().enumerate().find_map(|(n, s)| matches_at(rest, s.full()).map(|len| (n, len)))
 }
 
 /// The path `full` as written in text where a path starts: short when
@@ -222,7 +235,7 @@ fn is_colon(token: &TokenTree) -> bool {
 
 /// The number of tokens of `::a::b::c` at the start of `tokens` when they
 /// spell `full`.
-fn matches_at(tokens: &[TokenTree], full: &[String]) -> Option<usize> {
+fn matches_at<'a>(tokens: &[TokenTree], full: impl Iterator<Item = &'a str>) -> Option<usize> {
     let mut at = 0;
     for segment in full {
         for _ in 0..2 {
@@ -240,9 +253,9 @@ fn matches_at(tokens: &[TokenTree], full: &[String]) -> Option<usize> {
 }
 
 /// The tokens of the path `segments` (`a::b`).
-pub(super) fn path_tokens(segments: &[String]) -> Vec<TokenTree> {
+pub(super) fn path_tokens<'a>(segments: impl Iterator<Item = &'a str>) -> Vec<TokenTree> {
     let mut out = Vec::new();
-    for (i, segment) in segments.iter().enumerate() {
+    for (i, segment) in segments.enumerate() {
         if i > 0 {
             out.push(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
             out.push(TokenTree::Punct(Punct::new(':', Spacing::Alone)));
