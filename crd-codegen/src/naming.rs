@@ -130,16 +130,21 @@ fn is_plain_lower_camel(name: &str) -> bool {
 
 /// A snake-case identifier for `name` (field and module names).
 pub fn snake(name: &str) -> String {
-    if is_plain_lower_camel(name) {
-        let mut out = String::with_capacity(name.len() + 4);
-        for c in name.chars() {
-            if c.is_ascii_uppercase() {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        }
-        return keyword_safe(out);
+    if !is_plain_lower_camel(name) {
+        return snake_by_the_rules(name);
     }
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    keyword_safe(out)
+}
+
+/// [`snake`] by rules 1-6, for any name.
+fn snake_by_the_rules(name: &str) -> String {
     let joined = snake_words(name).join("_");
     let prefixed = if joined.starts_with(|c: char| c.is_ascii_digit()) { format!("_{joined}") } else { joined };
     keyword_safe(prefixed)
@@ -147,11 +152,16 @@ pub fn snake(name: &str) -> String {
 
 /// An UpperCamelCase identifier for `name` (type and variant names).
 pub fn camel(name: &str) -> String {
-    if is_plain_lower_camel(name) {
-        let mut out = name.to_owned();
-        out[..1].make_ascii_uppercase();
-        return keyword_safe(out);
+    if !is_plain_lower_camel(name) {
+        return camel_by_the_rules(name);
     }
+    let mut out = name.to_owned();
+    out[..1].make_ascii_uppercase();
+    keyword_safe(out)
+}
+
+/// [`camel`] by rules 1-6, for any name.
+fn camel_by_the_rules(name: &str) -> String {
     let mut out = String::new();
     for word in snake_words(name) {
         let meets_digits =
@@ -320,14 +330,6 @@ impl Names {
 mod tests {
     use super::*;
 
-    /// [`snake`] and [`camel`] by rules 1-5 alone, without the shortcut
-    /// for plain lowerCamelCase names.
-    fn by_the_rules(name: &str) -> (String, String) {
-        let snake = snake_words(name).join("_");
-        let camel: String = snake_words(name).iter().map(|word| word[..1].to_ascii_uppercase() + &word[1..]).collect();
-        (keyword_safe(snake), keyword_safe(camel))
-    }
-
     #[test]
     fn plain_lower_camel_names_are_split_as_the_rules_split_them() {
         // Every name of one to six letters over `a`, `b`, `A`, `B`, and
@@ -338,7 +340,11 @@ mod tests {
             names = names.iter().flat_map(|n| ["a", "b", "A", "B"].map(|c| format!("{n}{c}"))).collect();
             for name in names.iter().map(String::as_str).chain(["secretName", "type", "self", "podIPs", "dnsNames"]) {
                 if is_plain_lower_camel(name) {
-                    assert_eq!((snake(name), camel(name)), by_the_rules(name), "{name}");
+                    assert_eq!(
+                        (snake(name), camel(name)),
+                        (snake_by_the_rules(name), camel_by_the_rules(name)),
+                        "{name}"
+                    );
                     checked += 1;
                 }
             }

@@ -275,7 +275,8 @@ fn outer_attrs(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
             if doc != "doc" || !is_punct(eq, '=') {
                 return None;
             }
-            let text = super::string_value(&text.to_string())?;
+            let text = text.to_string();
+            let text = super::string_value(&text)?;
             if text.contains('\n') || text.starts_with('/') {
                 return None;
             }

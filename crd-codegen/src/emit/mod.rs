@@ -171,12 +171,12 @@ fn complexity(ty: &TypeRef, nest: u32) -> u32 {
     }
 }
 
-/// The value of a string literal written as `text`: read directly when it
-/// has no escape (nearly all), else by syn.
-fn string_value(text: &str) -> Option<String> {
+/// The value of a string literal written as `text`: borrowed from it when
+/// it has no escape (nearly all), else read by syn.
+fn string_value(text: &str) -> Option<Cow<'_, str>> {
     match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(inner) if !inner.contains(['\\', '"']) => Some(inner.to_owned()),
-        _ => syn::parse_str::<syn::LitStr>(text).ok().map(|s| s.value()),
+        Some(inner) if !inner.contains(['\\', '"']) => Some(Cow::Borrowed(inner)),
+        _ => syn::parse_str::<syn::LitStr>(text).ok().map(|s| Cow::Owned(s.value())),
     }
 }
 

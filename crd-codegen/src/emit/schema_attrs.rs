@@ -4,7 +4,6 @@
 //! vocabulary). The keywords to state were chosen by
 //! `typespace/keywords.rs`; this module only spells them.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use proc_macro2::{Literal, TokenStream, TokenTree};
@@ -98,11 +97,9 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
             [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && !checked => None,
             [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
                 let text = value.to_string();
-                let plain =
-                    text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['\\', '"']));
                 let mut key = String::with_capacity(path.len() + text.len());
                 key.push_str(path);
-                if let Some(value) = plain.map(Cow::Borrowed).or_else(|| super::string_value(&text).map(Cow::Owned)) {
+                if let Some(value) = super::string_value(&text) {
                     key.push('=');
                     key.push_str(&value);
                 }

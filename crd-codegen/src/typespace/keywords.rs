@@ -84,27 +84,23 @@ pub(super) fn type_keywords(
 /// comment lines they are read from, worked out once per distinct
 /// description.
 #[derive(Default)]
-pub(super) struct Derived {
-    read_back: HashMap<String, String>,
-    lines: HashMap<String, Vec<String>>,
-}
+pub(super) struct Derived(HashMap<String, (String, Vec<String>)>);
 
 impl Derived {
     /// The description the derive reads back for `description`.
     fn of(&mut self, description: &str) -> String {
-        if let Some(known) = self.read_back.get(description) {
+        if let Some((known, _)) = self.0.get(description) {
             return known.clone();
         }
         let lines = doc_lines(description);
         let read_back = read_back(&lines);
-        self.read_back.insert(description.to_owned(), read_back.clone());
-        self.lines.insert(description.to_owned(), lines);
+        self.0.insert(description.to_owned(), (read_back.clone(), lines));
         read_back
     }
 
     /// The doc comment lines of every description seen.
     pub(super) fn into_lines(self) -> HashMap<String, Vec<String>> {
-        self.lines
+        self.0.into_iter().map(|(description, (_, lines))| (description, lines)).collect()
     }
 }
 
