@@ -245,6 +245,39 @@ fn serde_defaults_become_schema_defaults() {
     assert_eq!(schema::<Defaults>(), expected);
 }
 
+// Read but never written: no `Serialize`.
+#[derive(Deserialize, CustomResourceSchema)]
+struct ReadOnly {
+    name: String,
+}
+
+// An `Option` field's own serde default is `None`: the derive knows it
+// has no `default:` without serialising it, so the field's type need not
+// be `Serialize` (and its serialisation is not compiled for the schema).
+#[derive(Deserialize, CustomResourceSchema)]
+struct OptionDefaults {
+    #[serde(default)]
+    read_only: Option<ReadOnly>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    count: Option<i32>,
+}
+
+#[test]
+fn option_fields_default_to_none_without_serialising() {
+    let expected = json!({
+        "type": "object",
+        "properties": {
+            "read_only": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+            },
+            "count": {"type": "integer", "format": "int32"},
+        },
+    });
+    assert_eq!(schema::<OptionDefaults>(), expected);
+}
+
 #[derive(Serialize, Deserialize, CustomResourceSchema)]
 #[serde(default)]
 struct ContainerDefault {

@@ -79,6 +79,10 @@ fn default(paths: &Paths, field: &Field<'_>, cx: FieldContext<'_>) -> Option<Tok
     let ty = field.ty;
     let member = &field.member;
     let value = match (&field.serde.default, cx.container_default) {
+        // `Option`'s `Default` is `None`, which serialises to `null`: no
+        // default, known without serialising (which would compile the
+        // whole `Serialize` of the type into JSON for every such field).
+        (DefaultSource::Trait, _) if repr::is_option(ty) => return None,
         (DefaultSource::Trait, _) => quote!(<#ty as ::core::default::Default>::default()),
         (DefaultSource::Path(path), _) => quote!(#path()),
         (DefaultSource::None, DefaultSource::Trait) => quote!(<Self as ::core::default::Default>::default().#member),
