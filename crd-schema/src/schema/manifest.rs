@@ -134,24 +134,55 @@ fn sort_data_keys(schema: &mut Value) {
     }
 }
 
+/// The constants of a [`CustomResource`] a CRD is named and scoped by.
+struct Identity<'a> {
+    group: &'a str,
+    kind: &'a str,
+    plural: &'a str,
+    singular: &'a str,
+    list_kind: &'a str,
+    short_names: &'a [&'a str],
+    categories: &'a [&'a str],
+    scope: &'a str,
+}
+
 impl CrdManifest {
     /// The CRD of root type `R` with `versions` (in this order).
     pub fn from_versions<R: CustomResource + ?Sized>(versions: Vec<CrdVersionManifest>) -> Self {
+        // Only the constants are per type: the work is compiled once, not
+        // for every root of a crate of generated types.
+        Self::of_resource(
+            &Identity {
+                group: R::GROUP,
+                kind: R::KIND,
+                plural: R::PLURAL,
+                singular: R::SINGULAR,
+                list_kind: R::LIST_KIND,
+                short_names: R::SHORT_NAMES,
+                categories: R::CATEGORIES,
+                scope: R::SCOPE,
+            },
+            versions,
+        )
+    }
+
+    fn of_resource(r: &Identity<'_>, versions: Vec<CrdVersionManifest>) -> Self {
+        let owned = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
         Self {
             api_version: "apiextensions.k8s.io/v1".to_owned(),
             kind: "CustomResourceDefinition".to_owned(),
-            metadata: CrdManifestMetadata { name: format!("{}.{}", R::PLURAL, R::GROUP) },
+            metadata: CrdManifestMetadata { name: format!("{}.{}", r.plural, r.group) },
             spec: CrdManifestSpec {
-                group: R::GROUP.to_owned(),
+                group: r.group.to_owned(),
                 names: Names {
-                    plural: R::PLURAL.to_owned(),
-                    singular: R::SINGULAR.to_owned(),
-                    kind: R::KIND.to_owned(),
-                    list_kind: R::LIST_KIND.to_owned(),
-                    short_names: R::SHORT_NAMES.iter().map(|s| (*s).to_owned()).collect(),
-                    categories: R::CATEGORIES.iter().map(|s| (*s).to_owned()).collect(),
+                    plural: r.plural.to_owned(),
+                    singular: r.singular.to_owned(),
+                    kind: r.kind.to_owned(),
+                    list_kind: r.list_kind.to_owned(),
+                    short_names: owned(r.short_names),
+                    categories: owned(r.categories),
                 },
-                scope: R::SCOPE.to_owned(),
+                scope: r.scope.to_owned(),
                 versions,
             },
         }

@@ -138,7 +138,14 @@ impl SchemaGenerator {
     /// When `T` contains itself (directly or through other types): a
     /// structural schema has no references, so a recursive type has none.
     pub fn subschema<T: CustomResourceSchema + ?Sized>(&mut self) -> Schema {
-        let name = std::any::type_name::<T>();
+        self.enter(std::any::type_name::<T>());
+        let schema = T::schema(self);
+        self.stack.pop();
+        schema
+    }
+
+    // Apart from `subschema`, which is compiled once per type.
+    fn enter(&mut self, name: &'static str) {
         if self.stack.contains(&name) {
             let chain: Vec<&str> = self.stack.iter().copied().chain([name]).collect();
             panic!(
@@ -147,9 +154,6 @@ impl SchemaGenerator {
             );
         }
         self.stack.push(name);
-        let schema = T::schema(self);
-        self.stack.pop();
-        schema
     }
 }
 
