@@ -8,9 +8,10 @@
 //! the default functions and `Default` impls, `resource.rs` the
 //! k8s-openapi traits of root types and `doc.rs` the doc comments;
 //! `runs.rs` lays out the version modules' types in pieces, on several
-//! threads for a large file (their structs and enums through `layout.rs`,
-//! impls of a fixed shape from `templates.rs`, the rest through syn and
-//! prettyplease), `frame.rs` writes the frame
+//! threads for a large file (their structs, enums and the blocks of
+//! their defaults through `layout/`, impls of a fixed shape from
+//! `templates.rs`, the rest through syn and prettyplease), `frame.rs`
+//! writes the frame
 //! around them, and this module joins the two. Error policy: the only failures are option paths that are
 //! not Rust paths and (a generator bug) tokens that do not parse.
 

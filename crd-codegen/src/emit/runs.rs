@@ -266,14 +266,17 @@ mod tests {
         assert_eq!(split(0, &weights, usize::MAX).len(), 1);
     }
 
-    /// Items whose attributes, fields and types sit on either side of
-    /// every width prettyplease breaks at, `depth` modules deep (deep
-    /// enough for its least line space to matter).
+    /// Items whose attributes, fields, types and default functions sit on
+    /// either side of every width prettyplease breaks at, `depth` modules
+    /// deep (deep enough for its least line space to matter).
     fn boundary_items(pad: usize) -> TokenStream {
         let name = "n".repeat(pad);
         let text = "t".repeat(pad);
         let field = format_ident!("field_{name}");
         let ty = format_ident!("T{name}");
+        let default_fn = format_ident!("default_{name}");
+        let deserialize_fn = format_ident!("deserialize_{name}");
+        let literal_fn = format_ident!("literal_{name}");
         quote! {
             #[doc = " One line with trailing spaces.   "]
             #[doc = ""]
@@ -291,6 +294,22 @@ mod tests {
                 pub rest: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
             }
             const _: () = {
+                impl #ty {
+                    #[allow(clippy::type_complexity)]
+                    fn #default_fn() -> ::std::vec::Vec<::std::collections::BTreeMap<::std::string::String, #ty>> {
+                        static DEFAULT: ::crd_schema::__private::DefaultCell<::std::vec::Vec<#ty>> = ::crd_schema::__private::DefaultCell::new(#text);
+                        ::crd_schema::__private::read(DEFAULT, -3, #text, ::std::option::Option::Some(#ty { n: 1 }))
+                    }
+                    fn #deserialize_fn<'de, D>(deserializer: D) -> ::std::result::Result<::std::option::Option<#ty>, D::Error>
+                    where
+                        D: ::serde::Deserializer<'de>,
+                    {
+                        ::crd_schema::__private::null_as(deserializer, Self::#default_fn)
+                    }
+                    fn #literal_fn() -> #ty {
+                        #ty { #field: ::std::option::Option::Some(#text), r#type: -1.5, rest: Empty {}, x: true }
+                    }
+                }
                 impl ::std::default::Default for #ty {
                     fn default() -> Self { Self { #field: ::std::option::Option::None, r#type: None, rest: Default::default() } }
                 }
@@ -320,6 +339,9 @@ mod tests {
                 let (text, used) =
                     items_text(boundary_items(pad), depth, &table, &templates, "test").expect("the items lay out");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
+                // All of them laid out without prettyplease.
+                let (pieces, _) = layout::items(boundary_items(pad), depth, &table, &templates).expect("known shapes");
+                assert!(pieces.iter().all(|p| matches!(p, layout::Piece::Text(_))), "{text}");
             }
         }
     }

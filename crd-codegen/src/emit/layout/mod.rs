@@ -10,18 +10,20 @@
 //! [`Printer`], the same kind of line breaker, with prettyplease's margin,
 //! indentation and minimum line space. A `const _` block of impls that
 //! the emitter described as one of [`super::templates`]' fixed shapes is
-//! written from that description; anything else (the other `const _`
-//! blocks, and any shape the walk does not know) is left to prettyplease:
-//! [`Piece::Tokens`].
+//! written from that description, the blocks of schema defaults are
+//! walked by [`impls`]; anything else (the other `const _` blocks, and any
+//! shape the walks do not know) is left to prettyplease: [`Piece::Tokens`].
 //!
 //! A profile of `crd generate` put syn's parse and prettyplease at half of
 //! the layout's time. The crate's tests lay out every item both ways and
 //! compare the text (`cfg(test)` in `runs.rs`).
 
-use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 
 use super::paths::{self, Short};
 use super::templates::{self, Template};
+
+mod impls;
 
 /// The line width prettyplease breaks at, its indentation step, and the
 /// least space it leaves a line however deep it is indented.
@@ -86,6 +88,7 @@ pub(super) fn items(
             let item = &tokens[at..end];
             let template = owner.as_deref().and_then(|name| Some((name, templates.by_type.get(name)?)));
             let text = template.and_then(|(name, t)| t.text(item, depth, name, &templates.paths, table, &mut used));
+            let text = text.or_else(|| const_block(item, depth, table, &mut used));
             pieces.push(match text {
                 Some(text) => Piece::Text(text),
                 None => Piece::Tokens(item.iter().cloned().collect()),
@@ -94,6 +97,18 @@ pub(super) fn items(
         }
     }
     Some((pieces, used))
+}
+
+/// The text of the `const _` block `item` laid out by [`impls`], its
+/// paths short as `table` allows (marking `used`); `None` for a shape it
+/// does not know.
+fn const_block(item: &[TokenTree], depth: usize, table: &[Short], used: &mut [bool]) -> Option<String> {
+    let mut marks = vec![false; table.len()];
+    let mut printer = Printer::new(depth, table, &mut marks);
+    impls::const_block(&mut printer, item)?;
+    let text = printer.finish();
+    used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
+    Some(text)
 }
 
 /// Where the outer attributes starting at `at` end.
@@ -238,7 +253,7 @@ fn path_type(p: &mut Printer<'_>, tokens: &[TokenTree], mut at: usize) -> Option
             p.zerobreak();
             at += 1;
             loop {
-                at = path_type(p, tokens, at)?;
+                at = generic_argument(p, tokens, at)?;
                 if is_punct_at(tokens, at, ',') && !is_punct_at(tokens, at + 1, '>') {
                     p.trailing_comma(false);
                     at += 1;
@@ -259,9 +274,24 @@ fn path_type(p: &mut Printer<'_>, tokens: &[TokenTree], mut at: usize) -> Option
     }
 }
 
-/// Whether `::` starts at `at`.
+/// A lifetime (`'de`) or a path type at `at`, printed; where it ends.
+/// (A type's lifetimes come first among its arguments, where
+/// prettyplease puts them.)
+fn generic_argument(p: &mut Printer<'_>, tokens: &[TokenTree], at: usize) -> Option<usize> {
+    match (tokens.get(at), tokens.get(at + 1)) {
+        (Some(TokenTree::Punct(tick)), Some(TokenTree::Ident(name))) if tick.as_char() == '\'' => {
+            p.word("'");
+            p.display(name);
+            Some(at + 2)
+        }
+        _ => path_type(p, tokens, at),
+    }
+}
+
+/// Whether `::` starts at `at` (not the `:` of `D: ::a::B`).
 fn is_path_separator(tokens: &[TokenTree], at: usize) -> bool {
-    is_punct_at(tokens, at, ':') && is_punct_at(tokens, at + 1, ':')
+    matches!(tokens.get(at), Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+        && is_punct_at(tokens, at + 1, ':')
 }
 
 /// Outer attributes, `#` and a bracketed group each (prettyplease's
@@ -449,6 +479,8 @@ enum Token {
         offset: isize,
         pre: Option<char>,
         if_nonempty: bool,
+        /// Measures like any break but never breaks.
+        never: bool,
     },
     /// A box: its breaks all break (consistent) or each only where the
     /// text up to the next does not fit; broken, it indents by `offset`.
@@ -536,8 +568,40 @@ impl<'a> Printer<'a> {
     }
 
     fn cbox(&mut self, offset: isize) {
+        self.begin(offset, true);
+    }
+
+    fn ibox(&mut self, offset: isize) {
+        self.begin(offset, false);
+    }
+
+    fn begin(&mut self, offset: isize, consistent: bool) {
         self.pending.push(self.tokens.len());
-        self.push(Token::Begin { offset, consistent: true }, -self.total);
+        self.push(Token::Begin { offset, consistent }, -self.total);
+    }
+
+    /// Ends the box, broken if what it holds so far is wider than `max`
+    /// (prettyplease's `end_with_max_width`, for struct literals).
+    fn end_with_max_width(&mut self, max: isize) {
+        let mut depth = 1;
+        for &i in self.pending.iter().rev() {
+            match self.tokens[i] {
+                Token::Begin { .. } => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if self.sizes[i] < 0 && self.sizes[i] + self.total > max {
+                            // A word too wide for any line.
+                            self.push(Token::Word { start: 0, end: 0 }, INFINITY);
+                            self.total += INFINITY;
+                        }
+                        break;
+                    }
+                }
+                Token::End => depth += 1,
+                Token::Break { .. } | Token::Word { .. } => {}
+            }
+        }
+        self.end();
     }
 
     fn end(&mut self) {
@@ -570,8 +634,19 @@ impl<'a> Printer<'a> {
     fn brk(&mut self, blank: isize, pre: Option<char>, if_nonempty: bool) {
         self.measure();
         self.pending.push(self.tokens.len());
-        self.push(Token::Break { blank, offset: 0, pre, if_nonempty }, -self.total);
+        self.push(Token::Break { blank, offset: 0, pre, if_nonempty, never: false }, -self.total);
         self.total += blank;
+    }
+
+    fn neverbreak(&mut self) {
+        self.zerobreak();
+        if let Some(Token::Break { never, .. }) = self.tokens.last_mut() {
+            *never = true;
+        }
+    }
+
+    fn nbsp(&mut self) {
+        self.word(" ");
     }
 
     fn space(&mut self) {
@@ -590,11 +665,26 @@ impl<'a> Printer<'a> {
         self.brk(INFINITY, None, true);
     }
 
+    fn space_if_nonempty(&mut self) {
+        self.brk(1, None, true);
+    }
+
     /// `,` and a break, or for the last of a list a break that writes
     /// the comma only if it breaks.
     fn trailing_comma(&mut self, last: bool) {
         if last {
             self.brk(0, Some(','), false);
+        } else {
+            self.word(",");
+            self.space();
+        }
+    }
+
+    /// As [`Printer::trailing_comma`], the last break a space when it
+    /// does not break.
+    fn trailing_comma_or_space(&mut self, last: bool) {
+        if last {
+            self.brk(1, Some(','), false);
         } else {
             self.word(",");
             self.space();
@@ -655,14 +745,15 @@ impl<'a> Printer<'a> {
                     out.push_str(word);
                     space -= word.len() as isize;
                 }
-                Token::Break { blank, offset, pre, .. } => {
-                    let fits = match stack.last() {
-                        Some(Frame::Fits) => true,
-                        Some(Frame::Broken { consistent: false, .. }) => size <= space,
-                        // Outside any box the item is in its module's
-                        // box, which its line breaks have broken.
-                        Some(Frame::Broken { consistent: true, .. }) | None => false,
-                    };
+                Token::Break { blank, offset, pre, never, .. } => {
+                    let fits = never
+                        || match stack.last() {
+                            Some(Frame::Fits) => true,
+                            Some(Frame::Broken { consistent: false, .. }) => size <= space,
+                            // Outside any box the item is in its module's
+                            // box, which its line breaks have broken.
+                            Some(Frame::Broken { consistent: true, .. }) | None => false,
+                        };
                     if fits {
                         pending += blank;
                         space -= blank;
