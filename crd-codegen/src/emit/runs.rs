@@ -322,6 +322,20 @@ mod tests {
                 #[serde(untagged)]
                 Unknown(::std::string::String),
             }
+            const _: () = {
+                impl<'de> ::serde::Deserialize<'de> for #ty {
+                    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+                    where
+                        D: ::serde::Deserializer<'de>,
+                    {
+                        ::crd_schema::__private::string_enum(deserializer, |value| match value {
+                            #text => Self::A,
+                            "a" => Self::#literal_fn,
+                            _ => Self::Unknown(::std::string::String::from(value)),
+                        })
+                    }
+                }
+            };
             pub struct Empty {}
         }
     }

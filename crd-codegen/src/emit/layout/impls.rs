@@ -6,7 +6,9 @@
 //! `expr_struct`, fed to the same [`Printer`] as the types. Function
 //! bodies of literals, paths, calls and struct literals are known; a block
 //! with anything else (a method call, `?`, a qualified path) is left to
-//! prettyplease. The crate's tests lay out every block both ways and
+//! prettyplease. An open enum's `Deserialize` (`emit/templates.rs`) is
+//! walked here when its lines are too wide for its template: its closure
+//! and `match` as prettyplease's `expr_closure`, `expr_match` and `arm`. The crate's tests lay out every block both ways and
 //! compare (`cfg(test)` in `runs.rs`).
 
 use proc_macro2::{Delimiter, Group, TokenTree};
@@ -77,16 +79,20 @@ pub(super) fn const_block(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<(
 /// where it ends.
 fn item_impl(p: &mut Printer<'_>, items: &[TokenTree], at: usize) -> Option<usize> {
     match items.get(at)? {
-        TokenTree::Ident(keyword) if keyword == "impl" && !is_punct_at(items, at + 1, '<') => {}
+        TokenTree::Ident(keyword) if keyword == "impl" => {}
         _ => return None,
     }
     p.cbox(INDENT);
     p.ibox(-INDENT);
     p.cbox(INDENT);
     p.word("impl");
+    let mut at = at + 1;
+    if is_punct_at(items, at, '<') {
+        at = generics(p, items, at + 1)?;
+    }
     p.end();
     p.nbsp();
-    let mut at = path_type(p, items, at + 1)?;
+    at = path_type(p, items, at)?;
     if matches!(items.get(at), Some(TokenTree::Ident(word)) if word == "for") {
         p.space();
         p.word("for ");
@@ -282,9 +288,13 @@ fn item_static(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
 }
 
 /// An expression of the shapes the defaults are written in: a literal
-/// (negative too), a path, a call or a struct literal, all of `tokens`.
+/// (negative too), a path, a call or a struct literal, all of `tokens`;
+/// or an open enum's closure, `|value| match value { ... }`.
 fn expr(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
     match tokens {
+        [open, TokenTree::Ident(param), close, body @ ..] if is_punct(open, '|') && is_punct(close, '|') => {
+            closure(p, param, body)?;
+        }
         [TokenTree::Literal(literal)] => p.display(literal),
         [minus, TokenTree::Literal(literal)] if is_punct(minus, '-') => {
             p.word("-");
@@ -368,4 +378,81 @@ fn braced(token: &TokenTree) -> Option<&Group> {
         TokenTree::Group(group) if group.delimiter() == Delimiter::Brace => Some(group),
         _ => None,
     }
+}
+
+/// `|param| match ...` (prettyplease's `expr_closure`, whose `match`
+/// body is not wrapped in braces).
+fn closure(p: &mut Printer<'_>, param: &proc_macro2::Ident, body: &[TokenTree]) -> Option<()> {
+    p.ibox(0);
+    p.cbox(INDENT);
+    p.word("|");
+    p.zerobreak();
+    p.display(param);
+    p.word("|");
+    p.space();
+    p.offset(-INDENT);
+    p.end();
+    p.neverbreak();
+    expr_match(p, body)?;
+    p.end();
+    Some(())
+}
+
+/// `match name { arms }`, each arm `pattern => expression` with a
+/// literal or `_` for pattern and a path or call for expression.
+fn expr_match(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    let [TokenTree::Ident(keyword), TokenTree::Ident(scrutinee), TokenTree::Group(arms)] = tokens else {
+        return None;
+    };
+    if keyword != "match" || arms.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    p.ibox(0);
+    p.word("match ");
+    p.cbox(0);
+    p.display(scrutinee);
+    p.nbsp();
+    p.end();
+    p.word("{");
+    p.neverbreak();
+    p.cbox(INDENT);
+    p.hardbreak_if_nonempty();
+    let tokens: Vec<TokenTree> = arms.stream().into_iter().collect();
+    for arm in split_members(&tokens) {
+        match_arm(p, arm)?;
+        p.hardbreak();
+    }
+    p.offset(-INDENT);
+    p.end();
+    p.word("}");
+    p.end();
+    Some(())
+}
+
+/// `pattern => expression` (prettyplease's `arm`): the expression on the
+/// arm's line, followed by `,`, or in braces on lines of its own.
+fn match_arm(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    let arrow = tokens.iter().position(|t| is_punct(t, '='))?;
+    if !is_punct_at(tokens, arrow + 1, '>') || arrow + 2 == tokens.len() {
+        return None;
+    }
+    p.ibox(0);
+    match &tokens[..arrow] {
+        [TokenTree::Literal(literal)] => p.display(literal),
+        [TokenTree::Ident(wild)] if wild == "_" => p.word("_"),
+        _ => return None,
+    }
+    p.word(" => ");
+    let body = &tokens[arrow + 2..];
+    if matches!(body.first(), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace) {
+        return None;
+    }
+    p.neverbreak();
+    p.cbox(INDENT);
+    p.arm_break(Some('{'), 0, "", None);
+    expr(p, body)?;
+    p.arm_break(None, -INDENT, "}", Some(','));
+    p.end();
+    p.end();
+    Some(())
 }

@@ -481,6 +481,10 @@ enum Token {
         if_nonempty: bool,
         /// Measures like any break but never breaks.
         never: bool,
+        /// Written after the new line's indentation when it breaks.
+        post: &'static str,
+        /// Written in place of the blanks when it does not break.
+        no_break: Option<char>,
     },
     /// A box: its breaks all break (consistent) or each only where the
     /// text up to the next does not fit; broken, it indents by `offset`.
@@ -634,7 +638,8 @@ impl<'a> Printer<'a> {
     fn brk(&mut self, blank: isize, pre: Option<char>, if_nonempty: bool) {
         self.measure();
         self.pending.push(self.tokens.len());
-        self.push(Token::Break { blank, offset: 0, pre, if_nonempty, never: false }, -self.total);
+        let token = Token::Break { blank, offset: 0, pre, if_nonempty, never: false, post: "", no_break: None };
+        self.push(token, -self.total);
         self.total += blank;
     }
 
@@ -642,6 +647,16 @@ impl<'a> Printer<'a> {
         self.zerobreak();
         if let Some(Token::Break { never, .. }) = self.tokens.last_mut() {
             *never = true;
+        }
+    }
+
+    /// The break before a match arm's body (`pre` `{`) or after it
+    /// (`post` `}`, else `no_break` `,`; `offset` back out), which wrap
+    /// the body in braces when it does not fit.
+    fn arm_break(&mut self, pre: Option<char>, offset: isize, post: &'static str, no_break: Option<char>) {
+        self.zerobreak();
+        if let Some(Token::Break { pre: p, offset: o, post: q, no_break: n, .. }) = self.tokens.last_mut() {
+            (*p, *o, *q, *n) = (pre, offset, post, no_break);
         }
     }
 
@@ -745,7 +760,7 @@ impl<'a> Printer<'a> {
                     out.push_str(word);
                     space -= word.len() as isize;
                 }
-                Token::Break { blank, offset, pre, never, .. } => {
+                Token::Break { blank, offset, pre, never, post, no_break, .. } => {
                     let fits = never
                         || match stack.last() {
                             Some(Frame::Fits) => true,
@@ -757,6 +772,10 @@ impl<'a> Printer<'a> {
                     if fits {
                         pending += blank;
                         space -= blank;
+                        if let Some(ch) = no_break {
+                            out.push(ch);
+                            space -= 1;
+                        }
                     } else {
                         if let Some(pre) = pre {
                             indent_by(&mut out, pending);
@@ -765,6 +784,12 @@ impl<'a> Printer<'a> {
                         out.push('\n');
                         pending = indent + offset;
                         space = (MARGIN - pending).max(MIN_SPACE);
+                        if !post.is_empty() {
+                            indent_by(&mut out, pending);
+                            pending = 0;
+                            out.push_str(post);
+                            space -= post.len() as isize;
+                        }
                     }
                 }
                 Token::Begin { offset, consistent } => {
