@@ -8,8 +8,9 @@
 //! with anything else (a method call, `?`, a qualified path) is left to
 //! prettyplease. An open enum's `Deserialize` (`emit/templates.rs`) is
 //! walked here when its lines are too wide for its template: its closure
-//! and `match` as prettyplease's `expr_closure`, `expr_match` and `arm`. The crate's tests lay out every block both ways and
-//! compare (`cfg(test)` in `runs.rs`).
+//! and `match` as prettyplease's `expr_closure`, `expr_match` and `arm`.
+//! The crate's tests lay out every block both ways and compare
+//! (`cfg(test)` in `runs.rs`).
 
 use proc_macro2::{Delimiter, Group, TokenTree};
 
