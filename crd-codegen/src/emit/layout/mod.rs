@@ -687,19 +687,18 @@ impl<'a> Printer<'a> {
     /// `,` and a break, or for the last of a list a break that writes
     /// the comma only if it breaks.
     fn trailing_comma(&mut self, last: bool) {
-        if last {
-            self.brk(0, Some(','), false);
-        } else {
-            self.word(",");
-            self.space();
-        }
+        self.trailing(last, 0);
     }
 
     /// As [`Printer::trailing_comma`], the last break a space when it
     /// does not break.
     fn trailing_comma_or_space(&mut self, last: bool) {
+        self.trailing(last, 1);
+    }
+
+    fn trailing(&mut self, last: bool, blank: isize) {
         if last {
-            self.brk(1, Some(','), false);
+            self.brk(blank, Some(','), false);
         } else {
             self.word(",");
             self.space();
