@@ -175,6 +175,16 @@ pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short
     table.iter().enumerate().find_map(|(n, s)| matches_at(rest, s.full()).map(|len| (n, len)))
 }
 
+/// What `f` writes with paths marked in marks of its own, which are added
+/// to `used` only when it writes something (a piece of text laid out
+/// here, which may still give up and be left to prettyplease).
+pub(super) fn tentatively<T>(used: &mut [bool], f: impl FnOnce(&mut [bool]) -> Option<T>) -> Option<T> {
+    let mut marks = vec![false; used.len()];
+    let out = f(&mut marks)?;
+    used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
+    Some(out)
+}
+
 /// The path `full` as written in text where a path starts: short when
 /// `table` has it (marking `used`), else as it is.
 pub(super) fn written(full: &str, table: &[Short], used: &mut [bool]) -> String {

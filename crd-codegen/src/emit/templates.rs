@@ -61,55 +61,52 @@ impl Template {
         if !is_block_of(self, tokens) || ![p.crd_schema, p.k8s].iter().all(|path| path.chars().all(is_path_char)) {
             return None;
         }
-        let mut marks = vec![false; table.len()];
-        let mut path = |full: &str| paths::written(full, table, &mut marks);
-        let mut text = Text::new(depth);
-        text.line_at(0, "const _: () = {");
-        match self {
-            Template::ResourceDefault { fields } => {
-                let (default, string) = (path("::std::default::Default"), path("::std::string::String"));
-                let resource = path(&format!("{}::Resource", p.k8s));
-                text.line_at(1, &format!("impl {default} for {name} {{"));
-                text.line_at(2, "fn default() -> Self {");
-                text.line_at(3, "Self {");
-                for (field, filled) in fields {
-                    let value = match filled {
-                        Filled::ApiVersion => format!("{string}::from(<Self as {resource}>::API_VERSION)"),
-                        Filled::Kind => format!("{string}::from(<Self as {resource}>::KIND)"),
-                        Filled::Default => format!("{default}::default()"),
-                    };
-                    text.line_at(4, &format!("{field}: {value},"));
+        paths::tentatively(used, |marks| {
+            let mut path = |full: &str| paths::written(full, table, marks);
+            let mut text = Text::new(depth);
+            text.line_at(0, "const _: () = {");
+            match self {
+                Template::ResourceDefault { fields } => {
+                    let (default, string) = (path("::std::default::Default"), path("::std::string::String"));
+                    let resource = path(&format!("{}::Resource", p.k8s));
+                    text.line_at(1, &format!("impl {default} for {name} {{"));
+                    text.line_at(2, "fn default() -> Self {");
+                    text.line_at(3, "Self {");
+                    for (field, filled) in fields {
+                        let value = match filled {
+                            Filled::ApiVersion => format!("{string}::from(<Self as {resource}>::API_VERSION)"),
+                            Filled::Kind => format!("{string}::from(<Self as {resource}>::KIND)"),
+                            Filled::Default => format!("{default}::default()"),
+                        };
+                        text.line_at(4, &format!("{field}: {value},"));
+                    }
+                    text.line_at(3, "}");
                 }
-                text.line_at(3, "}");
-            }
-            Template::OpenEnum { arms, catch_all } => {
-                let deserialize = path("::serde::Deserialize");
-                let (result, deserializer) = (path("::std::result::Result"), path("::serde::Deserializer"));
-                let string = path("::std::string::String");
-                text.line_at(1, &format!("impl<'de> {deserialize}<'de> for {name} {{"));
-                text.line_at(2, &format!("fn deserialize<D>(deserializer: D) -> {result}<Self, D::Error>"));
-                text.line_at(2, "where");
-                text.line_at(3, &format!("D: {deserializer}<'de>,"));
-                text.line_at(2, "{");
-                text.line_at(3, &format!("{}::__private::string_enum(", p.crd_schema));
-                text.line_at(4, "deserializer,");
-                text.line_at(4, "|value| match value {");
-                for (json, variant) in arms {
-                    text.line_at(5, &format!("{json} => Self::{variant},"));
+                Template::OpenEnum { arms, catch_all } => {
+                    let deserialize = path("::serde::Deserialize");
+                    let (result, deserializer) = (path("::std::result::Result"), path("::serde::Deserializer"));
+                    let string = path("::std::string::String");
+                    text.line_at(1, &format!("impl<'de> {deserialize}<'de> for {name} {{"));
+                    text.line_at(2, &format!("fn deserialize<D>(deserializer: D) -> {result}<Self, D::Error>"));
+                    text.line_at(2, "where");
+                    text.line_at(3, &format!("D: {deserializer}<'de>,"));
+                    text.line_at(2, "{");
+                    text.line_at(3, &format!("{}::__private::string_enum(", p.crd_schema));
+                    text.line_at(4, "deserializer,");
+                    text.line_at(4, "|value| match value {");
+                    for (json, variant) in arms {
+                        text.line_at(5, &format!("{json} => Self::{variant},"));
+                    }
+                    text.line_at(5, &format!("_ => Self::{catch_all}({string}::from(value)),"));
+                    text.line_at(4, "},");
+                    text.line_at(3, ")");
                 }
-                text.line_at(5, &format!("_ => Self::{catch_all}({string}::from(value)),"));
-                text.line_at(4, "},");
-                text.line_at(3, ")");
             }
-        }
-        text.line_at(2, "}");
-        text.line_at(1, "}");
-        text.line_at(0, "};");
-        if !text.fits {
-            return None;
-        }
-        used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
-        Some(text.out)
+            text.line_at(2, "}");
+            text.line_at(1, "}");
+            text.line_at(0, "};");
+            text.fits.then_some(text.out)
+        })
     }
 }
 

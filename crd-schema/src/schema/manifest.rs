@@ -8,6 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::merge::MergeKey;
 use super::{CustomResource, Names, PrinterColumn, Schema, SelectableField, Subresources};
 
 /// A whole `apiextensions.k8s.io/v1` CustomResourceDefinition.
@@ -134,39 +135,15 @@ fn sort_data_keys(schema: &mut Value) {
     }
 }
 
-/// The constants of a [`CustomResource`] a CRD is named and scoped by.
-struct Identity<'a> {
-    group: &'a str,
-    kind: &'a str,
-    plural: &'a str,
-    singular: &'a str,
-    list_kind: &'a str,
-    short_names: &'a [&'a str],
-    categories: &'a [&'a str],
-    scope: &'a str,
-}
-
 impl CrdManifest {
     /// The CRD of root type `R` with `versions` (in this order).
     pub fn from_versions<R: CustomResource + ?Sized>(versions: Vec<CrdVersionManifest>) -> Self {
         // Only the constants are per type: the work is compiled once, not
         // for every root of a crate of generated types.
-        Self::of_resource(
-            &Identity {
-                group: R::GROUP,
-                kind: R::KIND,
-                plural: R::PLURAL,
-                singular: R::SINGULAR,
-                list_kind: R::LIST_KIND,
-                short_names: R::SHORT_NAMES,
-                categories: R::CATEGORIES,
-                scope: R::SCOPE,
-            },
-            versions,
-        )
+        Self::of_resource(&MergeKey::of::<R>(), versions)
     }
 
-    fn of_resource(r: &Identity<'_>, versions: Vec<CrdVersionManifest>) -> Self {
+    fn of_resource(r: &MergeKey, versions: Vec<CrdVersionManifest>) -> Self {
         let owned = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
         Self {
             api_version: "apiextensions.k8s.io/v1".to_owned(),

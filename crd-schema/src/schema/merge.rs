@@ -6,19 +6,23 @@
 
 use super::CustomResource;
 
-/// What must agree between the versions of one CRD, and whether the
-/// version is stored. Built by [`MergeKey::of`] in `merge_crds!`.
+/// A root's [`CustomResource`] constants: what must agree between the
+/// versions of one CRD, whether the version is stored, and the short
+/// names and categories the CRD takes. Built by [`MergeKey::of`] in
+/// `merge_crds!`, and by [`super::CrdManifest::from_versions`].
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct MergeKey {
-    group: &'static str,
+    pub(super) group: &'static str,
     version: &'static str,
-    kind: &'static str,
-    plural: &'static str,
-    singular: &'static str,
-    list_kind: &'static str,
-    scope: &'static str,
+    pub(super) kind: &'static str,
+    pub(super) plural: &'static str,
+    pub(super) singular: &'static str,
+    pub(super) list_kind: &'static str,
+    pub(super) scope: &'static str,
     storage: bool,
+    pub(super) short_names: &'static [&'static str],
+    pub(super) categories: &'static [&'static str],
 }
 
 impl MergeKey {
@@ -33,6 +37,8 @@ impl MergeKey {
             list_kind: R::LIST_KIND,
             scope: R::SCOPE,
             storage: R::STORAGE,
+            short_names: R::SHORT_NAMES,
+            categories: R::CATEGORIES,
         }
     }
 }
@@ -123,6 +129,8 @@ mod tests {
             list_kind: "WidgetList",
             scope: "Namespaced",
             storage,
+            short_names: &[],
+            categories: &[],
         }
     }
 

@@ -292,6 +292,9 @@ fn item_static(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
 /// (negative too), a path, a call or a struct literal, all of `tokens`;
 /// or an open enum's closure, `|value| match value { ... }`.
 fn expr(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    if let Some((path, fields)) = struct_literal_parts(tokens) {
+        return struct_literal(p, path, fields);
+    }
     match tokens {
         [open, TokenTree::Ident(param), close, body @ ..] if is_punct(open, '|') && is_punct(close, '|') => {
             closure(p, param, body)?;
@@ -300,9 +303,6 @@ fn expr(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
         [minus, TokenTree::Literal(literal)] if is_punct(minus, '-') => {
             p.word("-");
             p.display(literal);
-        }
-        [path @ .., TokenTree::Group(fields)] if fields.delimiter() == Delimiter::Brace => {
-            struct_literal(p, path, fields)?;
         }
         [path @ .., TokenTree::Group(args)] if args.delimiter() == Delimiter::Parenthesis => {
             expr_path(p, path)?;
@@ -329,7 +329,7 @@ fn call_args(p: &mut Printer<'_>, args: &Group) -> Option<()> {
     let tokens: Vec<TokenTree> = args.stream().into_iter().collect();
     let args = split_members(&tokens);
     if let [arg] = &args[..]
-        && matches!(arg.last(), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace)
+        && struct_literal_parts(arg).is_some()
     {
         return expr(p, arg);
     }
@@ -372,6 +372,14 @@ fn struct_literal(p: &mut Printer<'_>, path: &[TokenTree], fields: &Group) -> Op
     p.end_with_max_width(STRUCT_LITERAL_WIDTH);
     p.word("}");
     Some(())
+}
+
+/// The path and the fields of a struct literal (`Path { ... }`), the one
+/// argument prettyplease does not box.
+fn struct_literal_parts(tokens: &[TokenTree]) -> Option<(&[TokenTree], &Group)> {
+    let (fields, path) = tokens.split_last()?;
+    let is_path = !path.is_empty() && path.iter().all(|t| matches!(t, TokenTree::Ident(_)) || is_punct(t, ':'));
+    Some((path, braced(fields)?)).filter(|_| is_path)
 }
 
 fn braced(token: &TokenTree) -> Option<&Group> {

@@ -103,12 +103,11 @@ pub(super) fn items(
 /// paths short as `table` allows (marking `used`); `None` for a shape it
 /// does not know.
 fn const_block(item: &[TokenTree], depth: usize, table: &[Short], used: &mut [bool]) -> Option<String> {
-    let mut marks = vec![false; table.len()];
-    let mut printer = Printer::new(depth, table, &mut marks);
-    impls::const_block(&mut printer, item)?;
-    let text = printer.finish();
-    used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
-    Some(text)
+    paths::tentatively(used, |marks| {
+        let mut printer = Printer::new(depth, table, marks);
+        impls::const_block(&mut printer, item)?;
+        Some(printer.finish())
+    })
 }
 
 /// Where the outer attributes starting at `at` end.
