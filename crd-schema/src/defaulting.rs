@@ -33,6 +33,7 @@
 use serde_json::{Map, Value};
 
 use crate::field::Path;
+use crate::json_map;
 use crate::objectmeta::{self, CoerceOptions};
 use crate::pruning;
 use crate::structural::{Structural, StructuralOrBool};
@@ -66,7 +67,7 @@ pub fn default(value: &mut Value, schema: Option<&Structural>) {
 fn default_object(map: &mut Map<String, Value>, schema: &Structural) {
     for (name, property) in &schema.properties {
         let Some(default) = &property.generic.default else { continue };
-        match map.get_mut(name) {
+        match json_map::get_mut(map, name) {
             None => {
                 map.insert(name.clone(), default.clone());
             }
@@ -75,7 +76,10 @@ fn default_object(map: &mut Map<String, Value>, schema: &Structural) {
         }
     }
     let additional = schema.additional_properties_schema();
-    for (key, value) in map.iter_mut() {
+    // A scalar has nothing below it to default; of the scalars, only a
+    // `null` under `additionalProperties` is replaced.
+    let walked = |value: &Value| json_map::is_container(value) || (additional.is_some() && value.is_null());
+    for (key, value) in map.iter_mut().filter(|(_, value)| walked(value)) {
         match schema.property(key) {
             Some(property) => default(value, Some(property)),
             None if additional.is_some() => {

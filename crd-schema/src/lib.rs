@@ -62,6 +62,8 @@ pub mod gofmt;
 pub mod goregexp;
 #[cfg(feature = "engine")]
 mod gourl;
+#[cfg(feature = "engine")]
+mod json_map;
 pub mod limits;
 #[cfg(feature = "engine")]
 pub mod listtype;

@@ -15,15 +15,15 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::field::{ErrorList, FieldError, Path};
-use crate::gofmt;
 use crate::structural::Structural;
 use crate::value_validation::go_decoded;
+use crate::{gofmt, json_map};
 
 /// Validates the `set` and `map` lists in `value` (an object; anything else
 /// has no such lists) against `schema`, under `path`.
 pub fn validate_list_set_and_map(path: &Path, schema: &Structural, value: &Value) -> ErrorList {
     match value {
-        Value::Object(map) if schema.holds().set_or_map_list => object(path, schema, map),
+        Value::Object(map) if holds_lists(schema) => object(path, schema, map),
         _ => Vec::new(),
     }
 }
@@ -32,16 +32,17 @@ pub fn validate_list_set_and_map(path: &Path, schema: &Structural, value: &Value
 // `<p>[<key>]`, values of declared properties at `<p>.<key>`.
 fn object(path: &Path, schema: &Structural, map: &Map<String, Value>) -> ErrorList {
     let mut errors = Vec::new();
-    // Scalars hold no lists: no path is made for them.
-    let containers = || map.iter().filter(|(_, v)| v.is_object() || v.is_array());
-    if let Some(additional) = schema.additional_properties_schema() {
+    // Scalars hold no lists, nor does a subtree whose schema declares
+    // none: no path is made for them.
+    let containers = || map.iter().filter(|(_, v)| json_map::is_container(v));
+    if let Some(additional) = schema.additional_properties_schema().filter(|s| holds_lists(s)) {
         for (key, value) in containers() {
             errors.extend(walk(&path.key(key.as_str()), additional, value));
         }
     }
     if !schema.properties.is_empty() {
         for (key, value) in containers() {
-            if let Some(sub) = schema.property(key) {
+            if let Some(sub) = schema.property(key).filter(|s| holds_lists(s)) {
                 errors.extend(walk(&path.child(key.as_str()), sub, value));
             }
         }
@@ -49,12 +50,13 @@ fn object(path: &Path, schema: &Structural, map: &Map<String, Value>) -> ErrorLi
     errors
 }
 
-// Arrays and objects are walked; scalars have no lists, nor has a subtree
-// whose schema declares none.
+fn holds_lists(schema: &Structural) -> bool {
+    schema.holds().set_or_map_list
+}
+
+// Arrays and objects are walked (their callers pass only schemas that
+// hold lists).
 fn walk(path: &Path, schema: &Structural, value: &Value) -> ErrorList {
-    if !schema.holds().set_or_map_list {
-        return Vec::new();
-    }
     match value {
         Value::Array(items) => array(path, schema, items),
         Value::Object(map) => object(path, schema, map),
@@ -73,8 +75,8 @@ fn array(path: &Path, schema: &Structural, items: &[Value]) -> ErrorList {
         Some("map") => map_list(path, schema, items),
         _ => Vec::new(),
     };
-    if let Some(item_schema) = &schema.items {
-        for (i, item) in items.iter().enumerate() {
+    if let Some(item_schema) = schema.items.as_deref().filter(|s| holds_lists(s)) {
+        for (i, item) in items.iter().enumerate().filter(|(_, v)| json_map::is_container(v)) {
             errors.extend(walk(&path.index(i), item_schema, item));
         }
     }

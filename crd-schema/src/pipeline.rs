@@ -38,6 +38,7 @@
 use serde_json::{Map, Value};
 
 use crate::field::{FieldError, Path};
+use crate::json_map;
 use crate::objectmeta::{self, CoerceOptions, ObjectMeta, ObjectMetaOptions};
 use crate::structural::Structural;
 use crate::{defaulting, pruning};
@@ -166,7 +167,7 @@ fn check_type_meta(map: &Map<String, Value>) -> Result<(), Box<FieldError>> {
 pub fn type_meta_errors(map: &Map<String, Value>) -> Vec<(&'static str, FieldError)> {
     let mut errors = Vec::new();
     for key in ["apiVersion", "kind"] {
-        let error = match map.get(key) {
+        let error = match json_map::get(map, key) {
             Some(Value::String(s)) if !s.is_empty() => continue,
             Some(Value::String(_) | Value::Null) | None => FieldError::required(&Path::new(key), ""),
             Some(other) => FieldError::invalid(&Path::new(key), other.clone(), "must be a string"),

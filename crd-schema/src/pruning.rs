@@ -28,8 +28,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::defaulting;
 use crate::structural::Structural;
+use crate::{defaulting, json_map};
 
 /// Prunes `value` against `schema` and returns the sorted paths of the
 /// removed fields. `is_resource_root` makes the root schema behave as an
@@ -112,7 +112,7 @@ impl Walk {
             },
             Value::Array(elements) => {
                 let items = schema.and_then(|s| s.items.as_deref());
-                for (i, element) in elements.iter_mut().enumerate() {
+                for (i, element) in elements.iter_mut().enumerate().filter(|(_, e)| json_map::is_container(e)) {
                     let saved = self.enter_index(i);
                     self.pruning(element, items, false);
                     self.leave(saved);
@@ -135,7 +135,7 @@ impl Walk {
             }
             Value::Array(elements) => {
                 let Some(items) = schema.items.as_deref() else { return };
-                for (i, element) in elements.iter_mut().enumerate() {
+                for (i, element) in elements.iter_mut().enumerate().filter(|(_, e)| json_map::is_container(e)) {
                     let saved = self.enter_index(i);
                     self.preserving(element, items, false);
                     self.leave(saved);
@@ -180,6 +180,9 @@ impl Walk {
             };
             if self.nulls && value.is_null() {
                 return !defaulting::drops_null(child);
+            }
+            if !json_map::is_container(value) {
+                return true;
             }
             let saved = self.enter_key(key);
             self.pruning(value, child, false);

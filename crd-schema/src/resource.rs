@@ -47,6 +47,7 @@ use serde_json::{Map, Value};
 use crate::crd::{CustomResourceDefinition, VersionError};
 use crate::defaulting::PruneDefaultsError;
 use crate::field::{ErrorList, ErrorType, FieldError, Path};
+use crate::json_map;
 use crate::objectmeta::{self, ObjectMeta, names};
 use crate::pipeline::{self, Options};
 use crate::structural::{ConversionError, Structural, new_structural};
@@ -230,14 +231,14 @@ impl ResourceValidator {
         if resource.status_subresource {
             map.remove("status");
         }
-        let Some(Value::Object(meta)) = map.get_mut("metadata") else { return };
+        let Some(Value::Object(meta)) = json_map::get_mut(map, "metadata") else { return };
         if !resource.namespaced {
             meta.remove("namespace");
             if let Some(decoded) = decoded.as_deref_mut() {
                 decoded.namespace.clear();
             }
         }
-        let name_missing = meta.get("name").and_then(Value::as_str).is_none_or(str::is_empty);
+        let name_missing = json_map::get(meta, "name").and_then(Value::as_str).is_none_or(str::is_empty);
         if name_missing && let Some(Value::String(prefix)) = meta.get("generateName") {
             let name = generate_name(prefix);
             if let Some(decoded) = decoded {
@@ -507,7 +508,7 @@ fn nested(
                 crate::gofmt::go_type(current)
             ));
         };
-        match map.get(*field) {
+        match json_map::get(map, field) {
             Some(next) => current = next,
             None => return Ok(None),
         }

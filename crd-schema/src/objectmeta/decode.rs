@@ -23,6 +23,7 @@ use super::meta::{ManagedFieldsEntry, ObjectMeta, OwnerReference};
 use super::time::Time;
 use crate::field::Path;
 use crate::gofmt;
+use crate::json_map;
 
 /// Upstream's cap on the strict errors of one decode.
 const MAX_STRICT_ERRORS: usize = 100;
@@ -73,7 +74,7 @@ pub fn get_object_meta(
     object: &Map<String, Value>,
     options: &ObjectMetaOptions,
 ) -> Result<Option<DecodedObjectMeta>, DecodeError> {
-    let Some(metadata) = object.get("metadata") else {
+    let Some(metadata) = json_map::get(object, "metadata") else {
         return Ok(None);
     };
     let strict = options.return_unknown_field_paths;

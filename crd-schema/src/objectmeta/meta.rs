@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::time::Time;
+use crate::json_map;
 
 /// `metav1.ObjectMeta`. Go's `nil` and empty maps and lists are the same
 /// here: both are omitted when written.
@@ -213,7 +214,7 @@ impl ManagedFieldsEntry {
 /// position.
 pub fn set_object_meta(object: &mut Map<String, Value>, meta: Option<&ObjectMeta>) {
     match meta {
-        Some(meta) => match object.get_mut("metadata") {
+        Some(meta) => match json_map::get_mut(object, "metadata") {
             Some(slot) => *slot = meta.to_value(),
             None => {
                 object.insert("metadata".to_owned(), meta.to_value());

@@ -6,11 +6,13 @@ use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Map, Value};
+use smallvec::SmallVec;
 
 use super::numbers::Num;
 use super::outcome::{Code, Message, Outcome};
 use super::schema::{Additional, Node};
 use super::{enums, formats, junctors, numbers, strings, types};
+use crate::json_map;
 
 /// Where a value sits, as kube-openapi names it in messages
 /// (`spec.ports[0].name`): a chain of steps on the stack, rendered only
@@ -213,7 +215,7 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
         // Fewer keys than properties: each key is found among the
         // properties (a cheaper hash than the object's), and the ones found
         // are visited in the schema's order, as below.
-        let mut found: Vec<(usize, &Value)> =
+        let mut found: SmallVec<[(usize, &Value); 16]> =
             map.iter().filter_map(|(key, value)| Some((node.property_position(key)?, value))).collect();
         found.sort_unstable_by_key(|(position, _)| *position);
         for (position, value) in found {
@@ -222,12 +224,12 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
         }
     } else {
         for (name, schema) in &node.properties {
-            if let Some(value) = map.get(name) {
+            if let Some(value) = json_map::get(map, name) {
                 validate_into(schema, &At::Property(path, name), value, out);
             }
         }
     }
-    for key in node.required.iter().filter(|k| !map.contains_key(k.as_str())) {
+    for key in node.required.iter().filter(|k| !json_map::contains_key(map, k)) {
         out.report(|| {
             let name = At::Key(path, key);
             Message::new(Code::Required, name, None, format!("{name} in body is required"))
