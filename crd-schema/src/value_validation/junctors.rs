@@ -139,13 +139,14 @@ fn all_of(branches: &[Node], path: &At<'_>, value: &Value, out: &mut Outcome) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_validation::schema::Types;
 
     /// The path `f` of the tests' messages.
     const F: At<'static> = At::Property(&At::Root, "f");
     use serde_json::json;
 
     fn typed(t: &str) -> Node {
-        Node { types: vec![t.to_owned()], ..Node::default() }
+        Node { types: Types::new(vec![t.to_owned()]), ..Node::default() }
     }
 
     fn texts(out: &Outcome) -> Vec<String> {

@@ -226,12 +226,14 @@ fn bound_message(path: &At<'_>, n: Num, relation: &str, bound: Num) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_validation::schema::Types;
 
     /// The path `f` of the tests' messages.
     const F: At<'static> = At::Property(&At::Root, "f");
 
     fn node(types: &[&str], format: &str) -> Node {
-        Node { types: types.iter().map(|t| (*t).to_owned()).collect(), format: format.to_owned(), ..Node::default() }
+        let types = Types::new(types.iter().map(|t| (*t).to_owned()).collect());
+        Node { types, format: format.to_owned(), ..Node::default() }
     }
 
     fn texts(node: &Node, n: Num) -> Vec<String> {

@@ -7,9 +7,78 @@ use serde_json::Value;
 use super::CompatibilityVersion;
 use super::formats;
 use super::pattern::Pattern;
-use crate::structural::{
-    NestedValueValidation, PropertyIndex, Structural, StructuralOrBool, ValueValidation, same_text,
-};
+use crate::structural::{NestedValueValidation, PropertyIndex, Structural, StructuralOrBool, ValueValidation};
+
+/// The kinds of JSON value, by the names `type` gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JsonType {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonType {
+    const ALL: [JsonType; 7] = [
+        JsonType::Null,
+        JsonType::Boolean,
+        JsonType::Integer,
+        JsonType::Number,
+        JsonType::String,
+        JsonType::Array,
+        JsonType::Object,
+    ];
+
+    /// The name `type` gives this kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A node's `type` list: the names as written (for messages, and since a
+/// schema may name a type no value has), and the kinds of JSON value among
+/// them as bits, which the type check of every value reads without
+/// following the names to the heap.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Types {
+    names: Vec<String>,
+    kinds: u8,
+}
+
+impl Types {
+    pub fn new(names: Vec<String>) -> Self {
+        let kinds = JsonType::ALL.iter().filter(|t| names.iter().any(|n| n == t.name())).fold(0, |k, t| k | t.bit());
+        Types { names, kinds }
+    }
+
+    /// Whether the list names `kind`.
+    pub fn has(&self, kind: JsonType) -> bool {
+        self.kinds & kind.bit() != 0
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
 
 /// `additionalProperties` of a node.
 #[derive(Clone, Debug)]
@@ -23,7 +92,7 @@ pub(crate) enum Additional {
 /// One schema node with everything the validators read.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Node {
-    pub types: Vec<String>,
+    pub types: Types,
     pub nullable: bool,
     /// The format after stripping the ones Kubernetes does not support.
     pub format: String,
@@ -93,6 +162,7 @@ impl Node {
         version: CompatibilityVersion,
     ) -> Node {
         let format = formats::strip_unsupported(&v.format, &types, version);
+        let types = Types::new(types);
         let nested = |list: &[NestedValueValidation]| list.iter().map(|x| Node::from_nested(x, version)).collect();
         Node {
             nullable,
@@ -144,15 +214,10 @@ impl Node {
         self.property_index.position(&self.properties, name)
     }
 
-    /// Whether `type` lists `name`.
-    pub fn has_type(&self, name: &str) -> bool {
-        self.types.iter().any(|t| same_text(t, name))
-    }
-
     /// The single type, or `""` with none or several (what kube-openapi's
     /// number validator is given).
     pub fn single_type(&self) -> &str {
-        match self.types.as_slice() {
+        match self.types.names() {
             [t] => t,
             _ => "",
         }
@@ -184,7 +249,8 @@ mod tests {
     #[test]
     fn int_or_string_is_typed() {
         let n = node(json!({"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}]}));
-        assert_eq!(n.types, vec!["integer", "string"]);
+        assert_eq!(n.types.names(), ["integer", "string"]);
+        assert!(n.types.has(JsonType::Integer) && n.types.has(JsonType::String) && !n.types.has(JsonType::Number));
         assert_eq!(n.single_type(), "");
         assert_eq!(n.any_of[0].single_type(), "integer");
     }

@@ -6,21 +6,21 @@ use serde_json::Value;
 
 use super::numbers::{Num, is_json_integer};
 use super::outcome::{Code, Message, Outcome};
-use super::schema::Node;
+use super::schema::{JsonType, Node};
 use crate::gofmt;
 
 /// The JSON type of a non-null value and the format Go infers for it
 /// (`int64` for integers, `float64` for floats, none otherwise).
-fn kind_of(value: &Value) -> (&'static str, &'static str) {
+fn kind_of(value: &Value) -> (JsonType, &'static str) {
     match value {
-        Value::Null => ("null", ""),
-        Value::Bool(_) => ("boolean", ""),
-        Value::String(_) => ("string", ""),
-        Value::Array(_) => ("array", ""),
-        Value::Object(_) => ("object", ""),
+        Value::Null => (JsonType::Null, ""),
+        Value::Bool(_) => (JsonType::Boolean, ""),
+        Value::String(_) => (JsonType::String, ""),
+        Value::Array(_) => (JsonType::Array, ""),
+        Value::Object(_) => (JsonType::Object, ""),
         Value::Number(n) => match Num::of(n) {
-            Num::Int(_) => ("integer", "int64"),
-            Num::Float(_) => ("number", "float64"),
+            Num::Int(_) => (JsonType::Integer, "int64"),
+            Num::Float(_) => (JsonType::Number, "float64"),
         },
     }
 }
@@ -42,8 +42,8 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
     // `null` passes without a type, with `null` among the types, or when
     // nullable.
     if value.is_null() {
-        if !node.types.is_empty() && !node.has_type("null") && !node.nullable {
-            out.report(|| invalid_type(path, &node.types.join(","), "null"));
+        if !node.types.is_empty() && !node.types.has(JsonType::Null) && !node.nullable {
+            out.report(|| invalid_type(path, &node.types.names().join(","), "null"));
             return;
         }
         out.inc();
@@ -51,9 +51,9 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
     }
     let (kind, kind_format) = kind_of(value);
     let float_int = matches!(value, Value::Number(n) if matches!(Num::of(n), Num::Float(f) if is_json_integer(f)))
-        && node.has_type("integer");
-    let int_float = kind == "integer" && node.has_type("number");
-    let compatible = node.has_type(kind) || float_int || int_float;
+        && node.types.has(JsonType::Integer);
+    let int_float = kind == JsonType::Integer && node.types.has(JsonType::Number);
+    let compatible = node.types.has(kind) || float_int || int_float;
     let string_or_array = matches!(value, Value::String(_) | Value::Array(_));
     let format = node.format.as_str();
     // Under a format, other kinds must match the type or the format.
@@ -62,9 +62,10 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
         return;
     }
     // Strings and arrays under a format pass unless the type is numeric.
-    let type_checked = !string_or_array || format.is_empty() || node.has_type("number") || node.has_type("integer");
+    let numeric = node.types.has(JsonType::Number) || node.types.has(JsonType::Integer);
+    let type_checked = !string_or_array || format.is_empty() || numeric;
     if type_checked && !compatible {
-        out.report(|| invalid_type(path, &node.types.join(","), kind));
+        out.report(|| invalid_type(path, &node.types.names().join(","), kind.name()));
         return;
     }
     out.inc();
@@ -73,6 +74,7 @@ pub(crate) fn check(node: &Node, path: &At<'_>, value: &Value, out: &mut Outcome
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_validation::schema::Types;
 
     /// The path `f` of the tests' messages.
     const F: At<'static> = At::Property(&At::Root, "f");
@@ -80,7 +82,7 @@ mod tests {
 
     fn node(types: &[&str], format: &str, nullable: bool) -> Node {
         Node {
-            types: types.iter().map(|t| (*t).to_owned()).collect(),
+            types: Types::new(types.iter().map(|t| (*t).to_owned()).collect()),
             format: format.to_owned(),
             nullable,
             ..Node::default()

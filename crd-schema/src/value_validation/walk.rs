@@ -240,6 +240,7 @@ fn check_object(node: &Node, path: &At<'_>, map: &Map<String, Value>, out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value_validation::schema::Types;
     use serde_json::json;
 
     fn texts(node: &Node, value: Value) -> Vec<String> {
@@ -257,7 +258,7 @@ mod tests {
     #[test]
     fn object_paths() {
         let node = Node {
-            types: vec!["object".to_owned()],
+            types: Types::new(vec!["object".to_owned()]),
             additional: Some(Additional::Allows(false)),
             required: vec!["r".to_owned()],
             ..Node::default()
@@ -269,7 +270,7 @@ mod tests {
 
     #[test]
     fn null_counts_only_its_type_check() {
-        let node = Node { types: vec!["string".to_owned()], nullable: true, ..Node::default() };
+        let node = Node { types: Types::new(vec!["string".to_owned()]), nullable: true, ..Node::default() };
         assert_eq!(validate_node(&node, &At::Property(&At::Root, "f"), &json!(null)).count, 1);
         assert!(validate_node(&node, &At::Property(&At::Root, "f"), &json!("x")).count > 1);
     }
@@ -277,7 +278,7 @@ mod tests {
     #[test]
     fn arrays() {
         let node = Node {
-            items: Some(Box::new(Node { types: vec!["string".to_owned()], ..Node::default() })),
+            items: Some(Box::new(Node { types: Types::new(vec!["string".to_owned()]), ..Node::default() })),
             max_items: Some(1),
             unique_items: true,
             ..Node::default()
