@@ -187,8 +187,8 @@ pub use schema::{CustomResource, CustomResourceSchema};
 macro_rules! merge_crds {
     ($first:ty $(, $rest:ty)* $(,)?) => {{
         const _: () = if let ::core::option::Option::Some(problem) = $crate::schema::__check_merge(&[
-            $crate::schema::__MergeKey::of::<$first>(),
-            $($crate::schema::__MergeKey::of::<$rest>(),)*
+            $crate::schema::__RootConstants::of::<$first>(),
+            $($crate::schema::__RootConstants::of::<$rest>(),)*
         ]) {
             ::core::panic!("{}", problem)
         };

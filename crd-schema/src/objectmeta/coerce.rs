@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::decode::{ObjectMetaOptions, get_object_meta};
 use crate::field::{FieldError, Path};
+use crate::json_map;
 use crate::structural::{Structural, StructuralOrBool};
 
 /// Options of [`coerce`], as Go's `CoerceOptions`.
@@ -105,7 +106,7 @@ impl Coercer {
         if !embedded {
             // Nothing is removed or replaced here: walk the values in place.
             // Scalars have nothing to coerce below them.
-            for (key, value) in map.iter_mut().filter(|(_, v)| v.is_object() || v.is_array()) {
+            for (key, value) in map.iter_mut().filter(|(_, v)| json_map::is_container(v)) {
                 if let Some((child_path, child_schema)) = child(path, s, key) {
                     self.walk(&child_path, value, child_schema, false)?;
                 }

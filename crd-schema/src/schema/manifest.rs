@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::merge::MergeKey;
+use super::merge::RootConstants;
 use super::{CustomResource, Names, PrinterColumn, Schema, SelectableField, Subresources};
 
 /// A whole `apiextensions.k8s.io/v1` CustomResourceDefinition.
@@ -140,10 +140,10 @@ impl CrdManifest {
     pub fn from_versions<R: CustomResource + ?Sized>(versions: Vec<CrdVersionManifest>) -> Self {
         // Only the constants are per type: the work is compiled once, not
         // for every root of a crate of generated types.
-        Self::of_resource(&MergeKey::of::<R>(), versions)
+        Self::of_resource(&RootConstants::of::<R>(), versions)
     }
 
-    fn of_resource(r: &MergeKey, versions: Vec<CrdVersionManifest>) -> Self {
+    fn of_resource(r: &RootConstants, versions: Vec<CrdVersionManifest>) -> Self {
         let owned = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
         Self {
             api_version: "apiextensions.k8s.io/v1".to_owned(),

@@ -8,11 +8,11 @@ use super::CustomResource;
 
 /// A root's [`CustomResource`] constants: what must agree between the
 /// versions of one CRD, whether the version is stored, and the short
-/// names and categories the CRD takes. Built by [`MergeKey::of`] in
+/// names and categories the CRD takes. Built by [`RootConstants::of`] in
 /// `merge_crds!`, and by [`super::CrdManifest::from_versions`].
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct MergeKey {
+pub struct RootConstants {
     pub(super) group: &'static str,
     version: &'static str,
     pub(super) kind: &'static str,
@@ -25,8 +25,8 @@ pub struct MergeKey {
     pub(super) categories: &'static [&'static str],
 }
 
-impl MergeKey {
-    /// The key of root `R`.
+impl RootConstants {
+    /// The constants of root `R`.
     pub const fn of<R: CustomResource + ?Sized>() -> Self {
         Self {
             group: R::GROUP,
@@ -60,7 +60,7 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// What keeps `keys` from being the versions of one CRD, if anything:
+/// What keeps `roots` from being the versions of one CRD, if anything:
 /// they need exactly one storage version, distinct version names, and the
 /// same group, kind, plural, singular, list kind and scope everywhere.
 /// `merge_crds!` panics with the answer in a constant, so the message
@@ -69,19 +69,19 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
 // and scope live once in `spec`, so a version that disagrees could not keep
 // its own.
 #[doc(hidden)]
-pub const fn check_merge(keys: &[MergeKey]) -> Option<&'static str> {
+pub const fn check_merge(roots: &[RootConstants]) -> Option<&'static str> {
     let mut storage = 0;
     let mut i = 0;
-    while i < keys.len() {
-        if keys[i].storage {
+    while i < roots.len() {
+        if roots[i].storage {
             storage += 1;
         }
-        if let Some(problem) = disagreement(&keys[0], &keys[i]) {
+        if let Some(problem) = disagreement(&roots[0], &roots[i]) {
             return Some(problem);
         }
         let mut j = 0;
         while j < i {
-            if str_eq(keys[i].version, keys[j].version) {
+            if str_eq(roots[i].version, roots[j].version) {
                 return Some("merge_crds!: two roots have the same version name; each version must appear once");
             }
             j += 1;
@@ -97,7 +97,7 @@ pub const fn check_merge(keys: &[MergeKey]) -> Option<&'static str> {
     }
 }
 
-const fn disagreement(first: &MergeKey, other: &MergeKey) -> Option<&'static str> {
+const fn disagreement(first: &RootConstants, other: &RootConstants) -> Option<&'static str> {
     if !str_eq(first.group, other.group) {
         Some("merge_crds!: the roots disagree on `group`; all versions of a CRD have one group")
     } else if !str_eq(first.kind, other.kind) {
@@ -119,8 +119,8 @@ const fn disagreement(first: &MergeKey, other: &MergeKey) -> Option<&'static str
 mod tests {
     use super::*;
 
-    const fn key(version: &'static str, kind: &'static str, storage: bool) -> MergeKey {
-        MergeKey {
+    const fn root(version: &'static str, kind: &'static str, storage: bool) -> RootConstants {
+        RootConstants {
             group: "example.com",
             version,
             kind,
@@ -142,38 +142,38 @@ mod tests {
         assert!(str_eq("", ""));
     }
 
-    fn problem(keys: &[MergeKey]) -> &'static str {
-        check_merge(keys).unwrap_or("none")
+    fn problem(roots: &[RootConstants]) -> &'static str {
+        check_merge(roots).unwrap_or("none")
     }
 
     #[test]
     fn one_storage_version_of_one_crd_passes() {
-        const { assert!(check_merge(&[key("v1", "Widget", true), key("v1beta1", "Widget", false)]).is_none()) };
-        assert_eq!(check_merge(&[key("v1", "Widget", true)]), None);
+        const { assert!(check_merge(&[root("v1", "Widget", true), root("v1beta1", "Widget", false)]).is_none()) };
+        assert_eq!(check_merge(&[root("v1", "Widget", true)]), None);
     }
 
     #[test]
     fn storage_versions_are_counted() {
-        let none = problem(&[key("v1", "Widget", false), key("v1beta1", "Widget", false)]);
+        let none = problem(&[root("v1", "Widget", false), root("v1beta1", "Widget", false)]);
         assert!(none.contains("no root has `storage = true`"), "{none}");
-        let two = problem(&[key("v1", "Widget", true), key("v1beta1", "Widget", true)]);
+        let two = problem(&[root("v1", "Widget", true), root("v1beta1", "Widget", true)]);
         assert!(two.contains("more than one root has `storage = true`"), "{two}");
     }
 
     #[test]
     fn names_and_scope_must_agree() {
-        let kind = problem(&[key("v1", "Widget", true), key("v1beta1", "Gadget", false)]);
+        let kind = problem(&[root("v1", "Widget", true), root("v1beta1", "Gadget", false)]);
         assert!(kind.contains("disagree on `kind`"), "{kind}");
-        let cluster = MergeKey { scope: "Cluster", ..key("v1beta1", "Widget", false) };
-        let scope = problem(&[key("v1", "Widget", true), cluster]);
+        let cluster = RootConstants { scope: "Cluster", ..root("v1beta1", "Widget", false) };
+        let scope = problem(&[root("v1", "Widget", true), cluster]);
         assert!(scope.contains("disagree on `scope`"), "{scope}");
-        let group = MergeKey { group: "other.com", ..key("v1beta1", "Widget", false) };
-        assert!(problem(&[key("v1", "Widget", true), group]).contains("disagree on `group`"));
+        let group = RootConstants { group: "other.com", ..root("v1beta1", "Widget", false) };
+        assert!(problem(&[root("v1", "Widget", true), group]).contains("disagree on `group`"));
     }
 
     #[test]
     fn a_repeated_version_is_refused() {
-        let repeated = problem(&[key("v1", "Widget", true), key("v1", "Widget", false)]);
+        let repeated = problem(&[root("v1", "Widget", true), root("v1", "Widget", false)]);
         assert!(repeated.contains("the same version name"), "{repeated}");
     }
 }

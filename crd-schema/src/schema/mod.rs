@@ -41,7 +41,7 @@ pub use impls::{int_or_string, object_meta};
 pub use k8s::IntoK8sError;
 pub use manifest::{CrdManifest, CrdManifestMetadata, CrdManifestSpec, CrdVersionManifest};
 #[doc(hidden)]
-pub use merge::{MergeKey as __MergeKey, check_merge as __check_merge, str_eq as __str_eq};
+pub use merge::{RootConstants as __RootConstants, check_merge as __check_merge, str_eq as __str_eq};
 pub use overlay::merge;
 #[cfg(feature = "schemars")]
 pub use schemars_bridge::schemars_schema;
