@@ -12,7 +12,9 @@
 //! 2. A name without a single ASCII letter or digit is spelled out from its
 //!    punctuation (`*` → `star`, `-` → `dash`); the empty name is `empty`.
 //! 3. Plural acronyms stay one word (`podIPs` → `pod_ips`, not `pod_i_ps`).
-//! 4. heck splits words (case changes and any other punctuation).
+//! 4. heck splits words (case changes and any other punctuation); names
+//!    that do not mix cases, or are plain lowerCamelCase, are split the
+//!    same way directly.
 //! 5. A leading digit gets a prefix (`_` for snake case, `V` for camel
 //!    case); in camel case two words that meet digit to digit keep an
 //!    underscore between them (`1.0` → `V1_0`, not `V10`).
@@ -112,9 +114,36 @@ fn is_plural_acronym_end(chars: &[char], i: usize) -> bool {
 
 /// The snake-case words of `name` (rules 1-4), never empty.
 fn snake_words(name: &str) -> Vec<String> {
+    single_case_words(name).unwrap_or_else(|| words_by_heck(name))
+}
+
+/// [`snake_words`] of any name, through heck.
+fn words_by_heck(name: &str) -> Vec<String> {
     let snake = prepare(name).to_snake_case();
     let words: Vec<String> = snake.split('_').filter(|w| !w.is_empty()).map(str::to_owned).collect();
     if words.is_empty() { vec!["empty".to_owned()] } else { words }
+}
+
+/// The words of an ASCII name whose letters are all of one case
+/// (`keda.scaledobject.ready.v1`, `HTTP_PROXY`), as rules 1-4 give them:
+/// such a name has no non-ASCII character and no plural acronym (rules 1
+/// and 3), and heck breaks a run of letters and digits only where the case
+/// changes, so the words are the runs between other characters,
+/// lower-cased. Enum values are mostly of this kind, and heck's general
+/// walk costs more than the rest of their naming. `None` for other names,
+/// and for names without a letter or digit (rule 2).
+fn single_case_words(name: &str) -> Option<Vec<String>> {
+    let bytes = name.as_bytes();
+    let mixed = bytes.iter().any(u8::is_ascii_uppercase) && bytes.iter().any(u8::is_ascii_lowercase);
+    if !name.is_ascii() || mixed || !bytes.iter().any(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    Some(
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect(),
+    )
 }
 
 /// Whether `name` is plain lowerCamelCase (`secretName`, `spec`): ASCII
@@ -353,6 +382,38 @@ mod tests {
         assert!(!is_plain_lower_camel("podIPs") && !is_plain_lower_camel("v1") && !is_plain_lower_camel("Spec"));
         assert_eq!((snake("type"), camel("self")), ("r#type".to_owned(), "Self_".to_owned()));
         assert_eq!((snake("secretName"), camel("secretName")), ("secret_name".to_owned(), "SecretName".to_owned()));
+    }
+
+    #[test]
+    fn single_case_names_are_split_as_heck_splits_them() {
+        // Every name of one to five characters over letters of both
+        // cases, a digit, punctuation and a non-ASCII letter: wherever the
+        // shortcut applies, it agrees.
+        let mut names: Vec<String> = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..5 {
+            names = names
+                .iter()
+                .flat_map(|n| ["a", "s", "B", "S", "1", ".", "_", "é"].map(|c| format!("{n}{c}")))
+                .collect();
+            for name in &names {
+                if let Some(words) = single_case_words(name) {
+                    assert_eq!(words, words_by_heck(name), "{name}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+        assert_eq!(
+            single_case_words("keda.scaledobject.ready.v1"),
+            Some(["keda", "scaledobject", "ready", "v1"].map(String::from).to_vec())
+        );
+        assert_eq!(camel("HTTP_PROXY"), "HttpProxy");
+        assert!(
+            single_case_words("podIPs").is_none()
+                && single_case_words("é").is_none()
+                && single_case_words("-").is_none()
+        );
     }
 
     #[test]

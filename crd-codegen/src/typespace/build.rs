@@ -290,7 +290,7 @@ impl Builder {
             return TypeRef::String;
         }
         let id = self.reserve(wanted, &schema.generic.description);
-        let def = enum_def(&strings, schema.generic.default.as_ref(), self.options.strict_enums);
+        let def = enum_def(&strings, schema.generic.default.as_ref(), self.options.strict_enums, &mut self.spellings);
         self.set(id, TypeKind::Enum(def));
         TypeRef::Named(id)
     }
@@ -329,12 +329,12 @@ fn slot(schema: &Structural, ty: &TypeRef, required: bool) -> Slot {
     }
 }
 
-fn enum_def(values: &[&str], default: Option<&Value>, strict: bool) -> EnumDef {
+fn enum_def(values: &[&str], default: Option<&Value>, strict: bool, spellings: &mut naming::Spellings) -> EnumDef {
     let mut idents = Names::new(Case::Camel);
     let mut variants: Vec<(String, String)> = Vec::with_capacity(values.len());
     for value in values {
         if !variants.iter().any(|(_, v)| v == value) {
-            variants.push((idents.claim(&naming::camel(value)), (*value).to_owned()));
+            variants.push((idents.claim(spellings.camel(value)), (*value).to_owned()));
         }
     }
     // A listed "Unknown" (condition statuses) keeps its natural name; the
@@ -440,15 +440,15 @@ mod tests {
 
     #[test]
     fn enums() {
-        let e = enum_def(&["True", "False", "Unknown"], None, false);
+        let e = enum_def(&["True", "False", "Unknown"], None, false, &mut Default::default());
         assert_eq!(e.catch_all.as_deref(), Some("Other"));
-        let e = enum_def(&["a", "b", "a"], Some(&json!("c")), false);
+        let e = enum_def(&["a", "b", "a"], Some(&json!("c")), false, &mut Default::default());
         assert_eq!(e.variants.len(), 2);
         assert_eq!(e.default, Some(EnumDefault::Unknown("c".into())));
-        let e = enum_def(&["a", "b"], Some(&json!("b")), true);
+        let e = enum_def(&["a", "b"], Some(&json!("b")), true, &mut Default::default());
         assert_eq!((e.catch_all, e.default), (None, Some(EnumDefault::Variant(1))));
-        assert_eq!(enum_def(&["a", "b"], None, false).default, None);
-        assert_eq!(enum_def(&["a", "b"], Some(&json!("c")), true).default, None);
+        assert_eq!(enum_def(&["a", "b"], None, false, &mut Default::default()).default, None);
+        assert_eq!(enum_def(&["a", "b"], Some(&json!("c")), true, &mut Default::default()).default, None);
     }
 
     #[test]
