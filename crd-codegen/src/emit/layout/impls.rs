@@ -1,12 +1,13 @@
 //! The `const _` blocks of a type's schema defaults — its inherent
 //! `default_*` and `deserialize_*` functions and its `Default` impl
-//! (`emit/defaults.rs`) — laid out as prettyplease lays them out: the
-//! stream of its `item_const`, `item_impl`, `impl_item_fn`, `signature`,
-//! `where_clause_for_body`, `item_static`, `expr_call`, `call_args` and
-//! `expr_struct`, fed to the same [`Printer`] as the types. Function
-//! bodies of literals, paths, calls and struct literals are known; a block
-//! with anything else (a method call, `?`, a qualified path) is left to
-//! prettyplease. An open enum's `Deserialize` (`emit/templates.rs`) is
+//! (`emit/defaults.rs`) — and of a root's constructor (`emit/resource.rs`)
+//! laid out as prettyplease lays them out: the stream of its `item_const`,
+//! `item_impl`, `impl_item_fn`, `signature`, `where_clause_for_body`,
+//! `item_static`, `expr_call`, `call_args`, `qpath`, `expr_struct` and
+//! `field_value`, fed to the same [`Printer`] as the types. Function
+//! bodies of literals, paths (`<Self as Trait>::NAME` too), calls and
+//! struct literals (with `..base`) are known; a block with anything else
+//! (a method call, `?`) is left to prettyplease. An open enum's `Deserialize` (`emit/templates.rs`) is
 //! walked here when its lines are too wide for its template: its closure
 //! and `match` as prettyplease's `expr_closure`, `expr_match` and `arm`.
 //! The crate's tests lay out every block both ways and compare
@@ -14,7 +15,9 @@
 
 use proc_macro2::{Delimiter, Group, TokenTree};
 
-use super::{INDENT, Printer, attrs_end, is_punct, is_punct_at, outer_attrs, path_type, split_members};
+use super::{
+    INDENT, Printer, attrs_end, is_path_separator, is_punct, is_punct_at, outer_attrs, path_type, split_members,
+};
 
 /// The widest struct literal prettyplease keeps on one line.
 const STRUCT_LITERAL_WIDTH: isize = 34;
@@ -119,8 +122,10 @@ fn item_impl(p: &mut Printer<'_>, items: &[TokenTree], at: usize) -> Option<usiz
 /// `attrs fn name<generics>(param: Type) -> Type where bounds { body }`
 /// at `at`, printed; where it ends.
 fn impl_item_fn(p: &mut Printer<'_>, fns: &[TokenTree], at: usize) -> Option<usize> {
-    let start = attrs_end(fns, at);
-    outer_attrs(p, &fns[at..start])?;
+    let attrs = attrs_end(fns, at);
+    outer_attrs(p, &fns[at..attrs])?;
+    let public = matches!(fns.get(attrs), Some(TokenTree::Ident(word)) if word == "pub");
+    let start = attrs + usize::from(public);
     let (Some(TokenTree::Ident(keyword)), Some(TokenTree::Ident(name))) = (fns.get(start), fns.get(start + 1)) else {
         return None;
     };
@@ -128,13 +133,16 @@ fn impl_item_fn(p: &mut Printer<'_>, fns: &[TokenTree], at: usize) -> Option<usi
         return None;
     }
     p.cbox(INDENT);
+    if public {
+        p.word("pub ");
+    }
     p.word("fn ");
     p.display(name);
     let mut at = start + 2;
     if is_punct_at(fns, at, '<') {
         at = generics(p, fns, at + 1)?;
     }
-    // The parameters (`signature`): none, or one `name: Type`.
+    // The parameters (`signature`), each `name: Type` or `name: &Type`.
     let TokenTree::Group(params) = fns.get(at)? else { return None };
     if params.delimiter() != Delimiter::Parenthesis {
         return None;
@@ -144,17 +152,25 @@ fn impl_item_fn(p: &mut Printer<'_>, fns: &[TokenTree], at: usize) -> Option<usi
     p.cbox(0);
     p.zerobreak();
     let params: Vec<TokenTree> = params.stream().into_iter().collect();
-    if !params.is_empty() {
-        let [TokenTree::Ident(param), colon, ..] = &params[..] else { return None };
+    let params = split_members(&params);
+    for (i, param) in params.iter().enumerate() {
+        let [TokenTree::Ident(name), colon, ty @ ..] = param else { return None };
         if !is_punct(colon, ':') {
             return None;
         }
-        p.display(param);
+        p.display(name);
         p.word(": ");
-        if path_type(p, &params, 2)? != params.len() {
+        let ty = match ty {
+            [ampersand, referent @ ..] if is_punct(ampersand, '&') => {
+                p.word("&");
+                referent
+            }
+            _ => ty,
+        };
+        if path_type(p, ty, 0)? != ty.len() {
             return None;
         }
-        p.trailing_comma(true);
+        p.trailing_comma(i + 1 == params.len());
     }
     p.offset(-INDENT);
     p.end();
@@ -315,12 +331,36 @@ fn expr(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
     Some(())
 }
 
-/// A path of an expression, all of `tokens` (no generic arguments).
+/// A path of an expression, all of `tokens`: without generic arguments,
+/// or `<Type as Trait>::name`.
 fn expr_path(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    if let [open, qualified @ ..] = tokens
+        && is_punct(open, '<')
+    {
+        return qualified_path(p, qualified);
+    }
     if tokens.iter().any(|t| is_punct(t, '<')) {
         return None;
     }
     (path_type(p, tokens, 0)? == tokens.len()).then_some(())
+}
+
+/// `Type as Trait>::name`, what follows the `<` of a qualified path
+/// (prettyplease's `qpath`), all of `tokens`.
+fn qualified_path(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+    p.word("<");
+    let at = path_type(p, tokens, 0)?;
+    if !matches!(tokens.get(at), Some(TokenTree::Ident(word)) if word == "as") {
+        return None;
+    }
+    p.word(" as ");
+    let at = path_type(p, tokens, at + 1)?;
+    if !is_punct_at(tokens, at, '>') {
+        return None;
+    }
+    p.word(">");
+    let name = &tokens[at + 1..];
+    (is_path_separator(name, 0) && path_type(p, name, 0)? == name.len()).then_some(())
 }
 
 /// A call's arguments: a lone struct literal as it is, others in a box
@@ -344,9 +384,9 @@ fn call_args(p: &mut Printer<'_>, args: &Group) -> Option<()> {
     Some(())
 }
 
-/// `Path { field: expr, ... }` (prettyplease's `expr_struct`): broken one
-/// field per line when it does not fit or is wider than
-/// [`STRUCT_LITERAL_WIDTH`].
+/// `Path { field: expr, field, ..base }` (prettyplease's `expr_struct`
+/// and `field_value`): broken one field per line when it does not fit or
+/// is wider than [`STRUCT_LITERAL_WIDTH`].
 fn struct_literal(p: &mut Printer<'_>, path: &[TokenTree], fields: &Group) -> Option<()> {
     p.cbox(INDENT);
     p.ibox(-INDENT);
@@ -355,18 +395,32 @@ fn struct_literal(p: &mut Printer<'_>, path: &[TokenTree], fields: &Group) -> Op
     p.word(" {");
     p.space_if_nonempty();
     let tokens: Vec<TokenTree> = fields.stream().into_iter().collect();
-    let fields = split_members(&tokens);
-    for (i, field) in fields.iter().enumerate() {
-        let [TokenTree::Ident(name), colon, value @ ..] = field else { return None };
-        if !is_punct(colon, ':') || value.is_empty() {
-            return None;
+    let mut fields = split_members(&tokens);
+    let base = match fields.last().copied() {
+        Some([first, second, base @ ..]) if is_punct(first, '.') && is_punct(second, '.') && !base.is_empty() => {
+            fields.pop();
+            Some(base)
         }
-        p.display(name);
-        p.word(": ");
-        p.ibox(0);
-        expr(p, value)?;
-        p.end();
-        p.trailing_comma_or_space(i + 1 == fields.len());
+        _ => None,
+    };
+    for (i, field) in fields.iter().enumerate() {
+        match field {
+            [TokenTree::Ident(name)] => p.display(name),
+            [TokenTree::Ident(name), colon, value @ ..] if is_punct(colon, ':') && !value.is_empty() => {
+                p.display(name);
+                p.word(": ");
+                p.ibox(0);
+                expr(p, value)?;
+                p.end();
+            }
+            _ => return None,
+        }
+        p.trailing_comma_or_space(i + 1 == fields.len() && base.is_none());
+    }
+    if let Some(base) = base {
+        p.word("..");
+        expr(p, base)?;
+        p.space();
     }
     p.offset(-INDENT);
     p.end_with_max_width(STRUCT_LITERAL_WIDTH);
