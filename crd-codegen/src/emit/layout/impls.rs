@@ -7,9 +7,10 @@
 //! `field_value`, fed to the same [`Printer`] as the types. Function
 //! bodies of literals, paths (`<Self as Trait>::NAME` too), calls and
 //! struct literals (with `..base`) are known; a block with anything else
-//! (a method call, `?`) is left to prettyplease. An open enum's `Deserialize` (`emit/templates.rs`) is
-//! walked here when its lines are too wide for its template: its closure
-//! and `match` as prettyplease's `expr_closure`, `expr_match` and `arm`.
+//! (a method call, `?`) is left to prettyplease. An open enum's
+//! `Deserialize` (`emit/templates.rs`) is walked here when its lines are
+//! too wide for its template: its closure and `match` as prettyplease's
+//! `expr_closure`, `expr_match` and `arm`.
 //! The crate's tests lay out every block both ways and compare
 //! (`cfg(test)` in `runs.rs`).
 
@@ -119,8 +120,9 @@ fn item_impl(p: &mut Printer<'_>, items: &[TokenTree], at: usize) -> Option<usiz
     Some(at + 1)
 }
 
-/// `attrs fn name<generics>(param: Type) -> Type where bounds { body }`
-/// at `at`, printed; where it ends.
+/// `attrs pub fn name<generics>(name: Type, ...) -> Type where bounds {
+/// body }` (`pub` and each part in angle brackets or parentheses only
+/// where written) at `at`, printed; where it ends.
 fn impl_item_fn(p: &mut Printer<'_>, fns: &[TokenTree], at: usize) -> Option<usize> {
     let attrs = attrs_end(fns, at);
     outer_attrs(p, &fns[at..attrs])?;

@@ -11,8 +11,9 @@
 //! indentation and minimum line space. A `const _` block of impls that
 //! the emitter described as one of [`super::templates`]' fixed shapes is
 //! written from that description, the blocks of schema defaults and
-//! constructors are walked by [`impls`]; anything else (the other `const _` blocks, and any
-//! shape the walks do not know) is left to prettyplease: [`Piece::Tokens`].
+//! constructors are walked by [`impls`]; anything else (the other
+//! `const _` blocks, and any shape the walks do not know) is left to
+//! prettyplease: [`Piece::Tokens`].
 //!
 //! A profile of `crd generate` put syn's parse and prettyplease at half of
 //! the layout's time. The crate's tests lay out every item both ways and
