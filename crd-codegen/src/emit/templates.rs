@@ -8,9 +8,10 @@
 //! as no line reaches its margin: a resource's struct literal never fits
 //! on one line (its `apiVersion` alone takes most of one), and a `match`
 //! breaks the call around it. So a block is written as text when every
-//! line is within [`super::frame::WIDEST`] columns, and left to
-//! prettyplease otherwise. The crate's tests lay out every block both ways
-//! and compare (`cfg(test)` in `runs.rs`).
+//! line is within [`super::frame::WIDEST`] columns; otherwise the layout
+//! walks its tokens (`layout/impls.rs`), as it walks the other blocks.
+//! The crate's tests lay out every block both ways and compare
+//! (`cfg(test)` in `runs.rs`).
 
 use proc_macro2::{Delimiter, TokenTree};
 
