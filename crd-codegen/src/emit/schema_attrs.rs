@@ -51,18 +51,25 @@ pub(super) fn flatten_attr(s: &StructDef) -> TokenStream {
 /// whatever the value); `doc` and `reason` are not checked, nor is an
 /// attribute that is not a plain meta item (with a value such as `-1` or
 /// `["a"]` anywhere in it), nor the attributes of other items or fields.
+///
+/// Keys are compared by their paths first: a key's path ends at its first
+/// `=`, so keys on different paths differ, and the values (descriptions,
+/// rules) are read only where a path repeats.
 pub(super) fn repeats_arguments(tokens: TokenStream) -> bool {
-    let mut keys = Vec::new();
-    for tree in tokens {
-        if let TokenTree::Group(attr) = tree {
-            let mut own = Vec::new();
-            if lint_keys(attr.stream(), &mut String::new(), &mut own) {
-                keys.extend(own);
+    let repeats = |values: bool| {
+        let mut keys = Vec::new();
+        for tree in tokens.clone() {
+            if let TokenTree::Group(attr) = tree {
+                let mut own = Vec::new();
+                if lint_keys(attr.stream(), &mut String::new(), &mut own, values) {
+                    keys.extend(own);
+                }
             }
         }
-    }
-    let mut seen = foldhash::HashSet::default();
-    !keys.into_iter().all(|key| seen.insert(key))
+        let mut seen = foldhash::HashSet::default();
+        !keys.into_iter().all(|key| seen.insert(key))
+    };
+    repeats(false) && repeats(true)
 }
 
 /// Whether clippy leaves arguments named `name` unchecked.
@@ -71,9 +78,10 @@ fn unchecked(name: &str) -> bool {
 }
 
 /// Adds clippy's keys of the comma-separated arguments `tokens`, nested in
-/// the lists `path` names (`:schema:one_of`); false when they are not
-/// meta items.
-fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> bool {
+/// the lists `path` names (`:schema:one_of`), with their string values
+/// when `values` (else their paths alone); false when they are not meta
+/// items.
+fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>, values: bool) -> bool {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for argument in trees.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
         let Some(TokenTree::Ident(name)) = argument.first() else {
@@ -86,7 +94,7 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
         let checked = !unchecked(&path[parent + 1..]);
         let key = match &argument[1..] {
             [TokenTree::Group(list)] => {
-                let plain = lint_keys(list.stream(), path, keys);
+                let plain = lint_keys(list.stream(), path, keys, values);
                 path.truncate(parent);
                 if !plain {
                     return false;
@@ -95,6 +103,7 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>) -> 
             }
             // Not checked: skip reading the text (doc comments are long).
             [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && !checked => None,
+            [TokenTree::Punct(eq), TokenTree::Literal(_)] if eq.as_char() == '=' && !values => Some(path.clone()),
             [TokenTree::Punct(eq), TokenTree::Literal(value)] if eq.as_char() == '=' => {
                 let text = value.to_string();
                 let mut key = String::with_capacity(path.len() + text.len());
