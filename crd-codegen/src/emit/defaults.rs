@@ -14,7 +14,6 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use super::templates::{Filled, Template};
 use super::{Ctx, derived_fn, ident};
 use crate::typespace::{Field, Slot, Special, StructDef, TypeId, TypeKind, TypeRef};
 
@@ -25,19 +24,13 @@ pub(super) fn needs_impl(s: &StructDef) -> bool {
     s.resource.is_some() || s.fields.iter().any(|f| matches!(f.slot, Slot::Defaulted(_) | Slot::NullableDefaulted(_)))
 }
 
-/// The inherent default functions and the `Default` impl, if any; and
-/// the impl's [`Template`] when it is all there is and of that shape.
-pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> (TokenStream, Option<Template>) {
+/// The inherent default functions and the `Default` impl, if any.
+pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> TokenStream {
     let fns: Vec<TokenStream> = s.fields.iter().filter_map(|f| field_fns(ctx, f)).collect();
     let inherent = if fns.is_empty() { quote!() } else { quote!(impl #name { #(#fns)* }) };
     if !s.has_default || !needs_impl(s) {
-        return (inherent, None);
+        return inherent;
     }
-    let template = (fns.is_empty() && s.resource.is_some()).then(|| {
-        let fields = s.fields.iter().map(|f| Some((ident(&f.ident).to_string(), filled(s, f)?)));
-        let flatten = s.flatten.iter().map(|f| Some((ident(f).to_string(), Filled::Default)));
-        fields.chain(flatten).collect::<Option<Vec<_>>>().map(|fields| Template::ResourceDefault { fields })
-    });
     let values = s.fields.iter().map(|f| {
         let field = ident(&f.ident);
         let value = field_default(ctx, s, f);
@@ -47,7 +40,7 @@ pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> (TokenStream,
         let f = ident(f);
         quote!(#f: ::std::default::Default::default(),)
     });
-    let impls = quote! {
+    quote! {
         #inherent
 
         impl ::std::default::Default for #name {
@@ -58,8 +51,7 @@ pub(super) fn impls(ctx: &Ctx<'_>, name: &Ident, s: &StructDef) -> (TokenStream,
                 }
             }
         }
-    };
-    (impls, template.flatten())
+    }
 }
 
 /// The value of field `f` of struct `s` in `s`'s `Default` (and in a
@@ -76,6 +68,15 @@ pub(super) fn field_default(ctx: &Ctx<'_>, s: &StructDef, f: &Field) -> TokenStr
         Some(Filled::Kind) => quote!(::std::string::String::from(<Self as #k8s::Resource>::KIND)),
         Some(Filled::Default) => quote!(::std::default::Default::default()),
     }
+}
+
+/// What a resource's `Default` puts in a field other than its schema
+/// default.
+#[derive(Clone, Copy)]
+enum Filled {
+    ApiVersion,
+    Kind,
+    Default,
 }
 
 /// What [`field_default`] puts in field `f`, unless it is the field's own

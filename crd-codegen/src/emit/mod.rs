@@ -56,8 +56,6 @@ struct Ctx<'a> {
     /// `#[derive(...)]` attributes built, by their base derives
     /// (`types::derive_attr`).
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
-    /// The `k8s-openapi` path as written, without spaces.
-    k8s_text: String,
     /// The `const _` blocks of a fixed shape, by the type they follow.
     templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
 }
@@ -101,7 +99,6 @@ impl<'a> Ctx<'a> {
             k8s: lex_path("k8s_openapi_path", &options.k8s_openapi)?,
             derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
-            k8s_text: options.k8s_openapi.replace(' ', ""),
             templates: Default::default(),
         })
     }
@@ -570,7 +567,7 @@ mod tests {
             let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
             let by_type = ctx.templates.borrow();
-            let paths = templates::Paths { crd_schema: "::crd_schema", k8s: "::k8s_openapi" };
+            let paths = templates::Paths { crd_schema: "::crd_schema" };
             let templates = layout::Templates { by_type: &by_type, paths };
             let (pieces, _) = layout::items(tokens, 1, &table, &templates).expect("the items lay out");
             left.push(pieces.iter().filter(|p| matches!(p, layout::Piece::Tokens(_))).count());

@@ -144,7 +144,7 @@ fn lay_out(
     let items: TokenStream = types.map(|i| types::type_def(&ctx, TypeId(i))).collect();
     let templates = layout::Templates {
         by_type: &ctx.templates.borrow(),
-        paths: templates::Paths { crd_schema: &ctx.crd_schema_text, k8s: &ctx.k8s_text },
+        paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
     };
     let (text, used) = items_text(items, depth, &module.table, &templates, &module.crd.name)?;
     Ok((docs.expand(&text), used))
@@ -353,7 +353,7 @@ mod tests {
             for pad in 0..90 {
                 // Compares with prettyplease (`items_text`, under `cfg(test)`).
                 let by_type = Default::default();
-                let paths = templates::Paths { crd_schema: "::crd_schema", k8s: "::k8s_openapi" };
+                let paths = templates::Paths { crd_schema: "::crd_schema" };
                 let templates = layout::Templates { by_type: &by_type, paths };
                 let (text, used) =
                     items_text(boundary_items(pad), depth, &table, &templates, "test").expect("the items lay out");

@@ -1,17 +1,14 @@
-//! The `const _` blocks of one fixed shape, written as text: a resource's
-//! `Default` impl that fills `apiVersion` and `kind` and leaves every other
-//! field to its type, and an open enum's `Deserialize` impl. The emitter
-//! describes them ([`Template`]) next to their tokens; [`super::layout`]
-//! writes the description where the tokens' block follows its type.
+//! The `const _` block of one fixed shape, written as text: an open
+//! enum's `Deserialize` impl. The emitter describes it ([`Template`])
+//! next to its tokens; [`super::layout`] writes the description where the
+//! tokens' block follows its type.
 //!
-//! prettyplease lays out both the same way whatever their names, as long
-//! as no line reaches its margin: a resource's struct literal never fits
-//! on one line (its `apiVersion` alone takes most of one), and a `match`
-//! breaks the call around it. So a block is written as text when every
-//! line is within [`super::frame::WIDEST`] columns; otherwise the layout
-//! walks its tokens (`layout/impls.rs`), as it walks the other blocks.
-//! The crate's tests lay out every block both ways and compare
-//! (`cfg(test)` in `runs.rs`).
+//! prettyplease lays out the block the same way whatever its names, as
+//! long as no line reaches its margin: a `match` breaks the call around
+//! it. So the block is written as text when every line is within
+//! [`super::frame::WIDEST`] columns; otherwise the layout walks its tokens
+//! (`layout/impls.rs`), as it walks the other blocks. The crate's tests
+//! lay out every block both ways and compare (`cfg(test)` in `runs.rs`).
 
 use proc_macro2::{Delimiter, TokenTree};
 
@@ -21,28 +18,15 @@ use super::paths::{self, Short};
 /// A `const _` block of a fixed shape, by what varies in it.
 #[derive(Debug)]
 pub(super) enum Template {
-    /// `impl Default` of a resource: each field, and whether it is the
-    /// `apiVersion` or `kind` the resource fills in (else its default).
-    ResourceDefault { fields: Vec<(String, Filled)> },
     /// `impl Deserialize` of an open enum: each listed value (a string
     /// literal as written) with its variant, then the catch-all variant.
     OpenEnum { arms: Vec<(String, String)>, catch_all: String },
-}
-
-/// What a resource's `Default` puts in a field.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Filled {
-    ApiVersion,
-    Kind,
-    Default,
 }
 
 /// The paths a template writes, as the emitter writes them in full.
 pub(super) struct Paths<'a> {
     /// The `crd-schema` path without spaces (`::crd_schema`).
     pub crd_schema: &'a str,
-    /// The `k8s-openapi` path without spaces (`::k8s_openapi`).
-    pub k8s: &'a str,
 }
 
 impl Template {
@@ -59,50 +43,31 @@ impl Template {
         table: &[Short],
         used: &mut [bool],
     ) -> Option<String> {
-        if !is_block_of(self, tokens) || ![p.crd_schema, p.k8s].iter().all(|path| path.chars().all(is_path_char)) {
+        if !is_block_of(tokens) || !p.crd_schema.chars().all(is_path_char) {
             return None;
         }
         paths::tentatively(used, |marks| {
             let mut path = |full: &str| paths::written(full, table, marks);
             let mut text = Text::new(depth);
             text.line_at(0, "const _: () = {");
-            match self {
-                Template::ResourceDefault { fields } => {
-                    let (default, string) = (path("::std::default::Default"), path("::std::string::String"));
-                    let resource = path(&format!("{}::Resource", p.k8s));
-                    text.line_at(1, &format!("impl {default} for {name} {{"));
-                    text.line_at(2, "fn default() -> Self {");
-                    text.line_at(3, "Self {");
-                    for (field, filled) in fields {
-                        let value = match filled {
-                            Filled::ApiVersion => format!("{string}::from(<Self as {resource}>::API_VERSION)"),
-                            Filled::Kind => format!("{string}::from(<Self as {resource}>::KIND)"),
-                            Filled::Default => format!("{default}::default()"),
-                        };
-                        text.line_at(4, &format!("{field}: {value},"));
-                    }
-                    text.line_at(3, "}");
-                }
-                Template::OpenEnum { arms, catch_all } => {
-                    let deserialize = path("::serde::Deserialize");
-                    let (result, deserializer) = (path("::std::result::Result"), path("::serde::Deserializer"));
-                    let string = path("::std::string::String");
-                    text.line_at(1, &format!("impl<'de> {deserialize}<'de> for {name} {{"));
-                    text.line_at(2, &format!("fn deserialize<D>(deserializer: D) -> {result}<Self, D::Error>"));
-                    text.line_at(2, "where");
-                    text.line_at(3, &format!("D: {deserializer}<'de>,"));
-                    text.line_at(2, "{");
-                    text.line_at(3, &format!("{}::__private::string_enum(", p.crd_schema));
-                    text.line_at(4, "deserializer,");
-                    text.line_at(4, "|value| match value {");
-                    for (json, variant) in arms {
-                        text.line_at(5, &format!("{json} => Self::{variant},"));
-                    }
-                    text.line_at(5, &format!("_ => Self::{catch_all}({string}::from(value)),"));
-                    text.line_at(4, "},");
-                    text.line_at(3, ")");
-                }
+            let Template::OpenEnum { arms, catch_all } = self;
+            let deserialize = path("::serde::Deserialize");
+            let (result, deserializer) = (path("::std::result::Result"), path("::serde::Deserializer"));
+            let string = path("::std::string::String");
+            text.line_at(1, &format!("impl<'de> {deserialize}<'de> for {name} {{"));
+            text.line_at(2, &format!("fn deserialize<D>(deserializer: D) -> {result}<Self, D::Error>"));
+            text.line_at(2, "where");
+            text.line_at(3, &format!("D: {deserializer}<'de>,"));
+            text.line_at(2, "{");
+            text.line_at(3, &format!("{}::__private::string_enum(", p.crd_schema));
+            text.line_at(4, "deserializer,");
+            text.line_at(4, "|value| match value {");
+            for (json, variant) in arms {
+                text.line_at(5, &format!("{json} => Self::{variant},"));
             }
+            text.line_at(5, &format!("_ => Self::{catch_all}({string}::from(value)),"));
+            text.line_at(4, "},");
+            text.line_at(3, ")");
             text.line_at(2, "}");
             text.line_at(1, "}");
             text.line_at(0, "};");
@@ -111,18 +76,18 @@ impl Template {
     }
 }
 
-/// Whether `tokens` are the `const _` block of `template`'s kind: the
-/// `Deserialize` impl is generic (`impl<'de>`), the `Default` impls are not.
-fn is_block_of(template: &Template, tokens: &[TokenTree]) -> bool {
+/// Whether `tokens` are a `const _` block of a generic impl
+/// (`impl<'de>`), as the `Deserialize` of an open enum is (the other
+/// blocks' impls are not generic).
+fn is_block_of(tokens: &[TokenTree]) -> bool {
     let Some(TokenTree::Group(block)) =
         tokens.iter().find(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
     else {
         return false;
     };
     let mut inner = block.stream().into_iter();
-    let generic = match (inner.next(), inner.next()) {
+    match (inner.next(), inner.next()) {
         (Some(TokenTree::Ident(keyword)), Some(TokenTree::Punct(p))) if keyword == "impl" => p.as_char() == '<',
-        _ => return false,
-    };
-    generic == matches!(template, Template::OpenEnum { .. })
+        _ => false,
+    }
 }

@@ -69,12 +69,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
         }
     });
     let duplicated = schema_attrs::repeats_arguments(quote!(#derive #crd #schema)).then(duplicated_allow);
-    let (defaults, template) = defaults::impls(ctx, &name, s);
-    let constructor = resource::constructor(ctx, &name, s);
-    if let Some(template) = template.filter(|_| constructor.is_empty()) {
-        ctx.templates.borrow_mut().insert(def.name.clone(), template);
-    }
-    let impls = [defaults, constructor];
+    let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     // Moved into place rather than interpolated: `quote!` copies every
     // stream it interpolates, and a field's type is many tokens.
