@@ -141,38 +141,51 @@ fn lay_out(
     }
     let docs = Docs::default();
     let ctx = Ctx::new(&module.version.space, &docs, options)?;
-    let items: TokenStream = types.map(|i| types::type_def(&ctx, TypeId(i))).collect();
-    let templates = layout::Templates {
-        by_type: &ctx.templates.borrow(),
-        paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
+    let emit = || -> TokenStream { types.clone().map(|i| types::type_def(&ctx, TypeId(i))).collect() };
+    let items = emit();
+    let laid = {
+        let templates = layout::Templates {
+            by_type: &ctx.templates.borrow(),
+            paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
+        };
+        items_text(items, depth, &module.table, &templates, &module.crd.name)?
     };
-    let (text, used) = items_text(items, depth, &module.table, &templates, &module.crd.name)?;
+    // The layout takes the tokens apart as it goes; for prettyplease
+    // they are emitted again.
+    let (text, used) = match laid {
+        Some(laid) => laid,
+        None => through_prettyplease(emit(), depth, &module.table, &module.crd.name)?,
+    };
     Ok((docs.expand(&text), used))
 }
 
 /// The text of `items`, `depth` modules deep, with the paths of `table`
-/// short, and which of those it uses: laid out by [`layout`] where it
-/// knows the items' shapes, by prettyplease elsewhere. The crate's own
-/// tests lay out every item by prettyplease too, and compare.
+/// short, and which of those it uses: laid out by [`layout`], the blocks
+/// whose shapes it does not know by prettyplease; `None` when it does
+/// not know a type's shape. The crate's own tests lay out every item by
+/// prettyplease too, and compare.
+///
+/// The layout is given the only handle on the tokens, so that it can
+/// take each group's tokens out rather than copy them.
 fn items_text(
     items: TokenStream,
     depth: usize,
     table: &[paths::Short],
     templates: &layout::Templates<'_>,
     label: &str,
-) -> Result<(String, Vec<bool>)> {
+) -> Result<Option<(String, Vec<bool>)>> {
     #[cfg(test)]
-    let reference = through_prettyplease(items.clone(), depth, table, label)?;
-    let pieces = layout::items(items.clone(), depth, table, templates);
-    #[cfg(test)]
-    assert!(pieces.is_some(), "items of a shape the layout does not know: {items}");
-    let laid = match pieces {
-        Some((pieces, mut used)) => (assemble(pieces, depth, label, table, &mut used)?, used),
-        None => through_prettyplease(items, depth, table, label)?,
+    let (reference, shown) = (through_prettyplease(items.clone(), depth, table, label)?, items.to_string());
+    let Some((pieces, mut used)) = layout::items(items, depth, table, templates) else {
+        #[cfg(test)]
+        panic!("items of a shape the layout does not know: {shown}");
+        #[cfg(not(test))]
+        return Ok(None);
     };
+    let laid = (assemble(pieces, depth, label, table, &mut used)?, used);
     #[cfg(test)]
     assert_eq!(laid, reference, "the items laid out without syn differ from prettyplease's");
-    Ok(laid)
+    Ok(Some(laid))
 }
 
 /// The text of `items` laid out by prettyplease alone, with the paths of
@@ -355,8 +368,9 @@ mod tests {
                 let by_type = Default::default();
                 let paths = templates::Paths { crd_schema: "::crd_schema" };
                 let templates = layout::Templates { by_type: &by_type, paths };
-                let (text, used) =
-                    items_text(boundary_items(pad), depth, &table, &templates, "test").expect("the items lay out");
+                let (text, used) = items_text(boundary_items(pad), depth, &table, &templates, "test")
+                    .expect("the items lay out")
+                    .expect("of known shapes");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
                 // All of them laid out without prettyplease.
                 let (pieces, _) = layout::items(boundary_items(pad), depth, &table, &templates).expect("known shapes");

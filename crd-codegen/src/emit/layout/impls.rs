@@ -108,10 +108,10 @@ fn item_impl(p: &mut Printer<'_>, items: &[TokenTree], at: usize) -> Option<usiz
     p.nbsp();
     p.word("{");
     p.hardbreak_if_nonempty();
-    let fns: Vec<TokenTree> = body.stream().into_iter().collect();
+    let mut fns: Vec<TokenTree> = body.stream().into_iter().collect();
     let mut i = 0;
     while i < fns.len() {
-        i = impl_item_fn(p, &fns, i)?;
+        i = impl_item_fn(p, &mut fns, i)?;
     }
     p.offset(-INDENT);
     p.end();
@@ -123,9 +123,10 @@ fn item_impl(p: &mut Printer<'_>, items: &[TokenTree], at: usize) -> Option<usiz
 /// `attrs pub fn name<generics>(name: Type, ...) -> Type where bounds {
 /// body }` (`pub` and each part in angle brackets or parentheses only
 /// where written) at `at`, printed; where it ends.
-fn impl_item_fn(p: &mut Printer<'_>, fns: &[TokenTree], at: usize) -> Option<usize> {
+fn impl_item_fn(p: &mut Printer<'_>, fns: &mut [TokenTree], at: usize) -> Option<usize> {
     let attrs = attrs_end(fns, at);
-    outer_attrs(p, &fns[at..attrs])?;
+    outer_attrs(p, &mut fns[at..attrs])?;
+    let fns = &*fns;
     let public = matches!(fns.get(attrs), Some(TokenTree::Ident(word)) if word == "pub");
     let start = attrs + usize::from(public);
     let (Some(TokenTree::Ident(keyword)), Some(TokenTree::Ident(name))) = (fns.get(start), fns.get(start + 1)) else {

@@ -57,7 +57,7 @@ pub(super) fn items(
     table: &[Short],
     templates: &Templates<'_>,
 ) -> Option<(Vec<Piece>, Vec<bool>)> {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut used = vec![false; table.len()];
     let mut pieces = Vec::new();
     let mut at = 0;
@@ -76,7 +76,8 @@ pub(super) fn items(
         if let Some(is_struct) = is_struct {
             let end = body + 4;
             let mut printer = Printer::new(depth, table, &mut used);
-            type_item(&mut printer, &tokens[at..end.min(tokens.len())], is_struct)?;
+            let item = end.min(tokens.len());
+            type_item(&mut printer, &mut tokens[at..item], is_struct)?;
             pieces.push(Piece::Text(printer.finish()));
             owner = match tokens.get(body + 2) {
                 Some(TokenTree::Ident(name)) => Some(name.to_string()),
@@ -131,13 +132,11 @@ fn is_punct_at(tokens: &[TokenTree], at: usize, ch: char) -> bool {
 
 /// `attrs pub struct Name { fields }` or `attrs pub enum Name { variants }`
 /// (prettyplease's `item_struct` and `item_enum`).
-fn type_item(p: &mut Printer<'_>, tokens: &[TokenTree], is_struct: bool) -> Option<()> {
+fn type_item(p: &mut Printer<'_>, tokens: &mut [TokenTree], is_struct: bool) -> Option<()> {
     let body = attrs_end(tokens, 0);
-    outer_attrs(p, &tokens[..body])?;
-    let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(members))) = (tokens.get(body + 2), tokens.get(body + 3))
-    else {
-        return None;
-    };
+    let (attrs, rest) = tokens.split_at_mut(body);
+    outer_attrs(p, attrs)?;
+    let [_, _, TokenTree::Ident(name), TokenTree::Group(members), ..] = rest else { return None };
     if members.delimiter() != Delimiter::Brace {
         return None;
     }
@@ -146,8 +145,9 @@ fn type_item(p: &mut Printer<'_>, tokens: &[TokenTree], is_struct: bool) -> Opti
     p.display(name);
     p.word(" {");
     p.hardbreak_if_nonempty();
-    let members: Vec<TokenTree> = members.stream().into_iter().collect();
-    for member in split_members(&members) {
+    let mut members = take_contents(members);
+    for range in member_ranges(&members) {
+        let member = &mut members[range];
         if is_struct {
             field(p, member)?
         } else {
@@ -163,9 +163,24 @@ fn type_item(p: &mut Printer<'_>, tokens: &[TokenTree], is_struct: bool) -> Opti
     Some(())
 }
 
+/// The tokens inside `group`, taken out of it (it is left empty).
+/// `Group::stream` shares the group's tokens, and iterating a shared
+/// stream copies every token in it, each identifier's text included;
+/// once the group lets go, they move instead.
+fn take_contents(group: &mut Group) -> Vec<TokenTree> {
+    let stream = group.stream();
+    *group = Group::new(group.delimiter(), TokenStream::new());
+    stream.into_iter().collect()
+}
+
 /// The comma-separated members of a struct or enum body; commas between
 /// a type's generic arguments (inside `<` and `>`) do not separate.
 fn split_members(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
+    member_ranges(tokens).into_iter().map(|range| &tokens[range]).collect()
+}
+
+/// Where each of [`split_members`]' members is.
+fn member_ranges(tokens: &[TokenTree]) -> Vec<std::ops::Range<usize>> {
     let mut members = Vec::new();
     let (mut start, mut angles) = (0, 0_usize);
     for (i, token) in tokens.iter().enumerate() {
@@ -173,22 +188,22 @@ fn split_members(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
             TokenTree::Punct(p) if p.as_char() == '<' => angles += 1,
             TokenTree::Punct(p) if p.as_char() == '>' => angles = angles.saturating_sub(1),
             TokenTree::Punct(p) if p.as_char() == ',' && angles == 0 => {
-                members.push(&tokens[start..i]);
+                members.push(start..i);
                 start = i + 1;
             }
             _ => {}
         }
     }
     if start < tokens.len() {
-        members.push(&tokens[start..]);
+        members.push(start..tokens.len());
     }
     members
 }
 
 /// `attrs pub name: Type` (prettyplease's `field`).
-fn field(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+fn field(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
     let body = attrs_end(tokens, 0);
-    outer_attrs(p, &tokens[..body])?;
+    outer_attrs(p, &mut tokens[..body])?;
     match tokens.get(body..body + 3)? {
         [TokenTree::Ident(vis), TokenTree::Ident(name), colon] if vis == "pub" && is_punct(colon, ':') => {
             p.word("pub ");
@@ -201,17 +216,17 @@ fn field(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
 }
 
 /// `attrs Name` or `attrs Name(Type)` (prettyplease's `variant`).
-fn variant(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
+fn variant(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
     let body = attrs_end(tokens, 0);
-    outer_attrs(p, &tokens[..body])?;
-    match &tokens[body..] {
+    outer_attrs(p, &mut tokens[..body])?;
+    match &mut tokens[body..] {
         [TokenTree::Ident(name)] => p.display(name),
         [TokenTree::Ident(name), TokenTree::Group(field)] if field.delimiter() == Delimiter::Parenthesis => {
             p.display(name);
             p.cbox(INDENT);
             p.word("(");
             p.zerobreak();
-            let field: Vec<TokenTree> = field.stream().into_iter().collect();
+            let field = take_contents(field);
             ty(p, &field)?;
             p.trailing_comma(true);
             p.offset(-INDENT);
@@ -297,10 +312,10 @@ fn is_path_separator(tokens: &[TokenTree], at: usize) -> bool {
 /// Outer attributes, `#` and a bracketed group each (prettyplease's
 /// `attr`): a doc comment of one line as `///`, any other as written,
 /// its arguments laid out by [`attr_tokens`].
-fn outer_attrs(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
-    for pair in tokens.chunks(2) {
+fn outer_attrs(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
+    for pair in tokens.chunks_mut(2) {
         let [_, TokenTree::Group(attr)] = pair else { return None };
-        let inner: Vec<TokenTree> = attr.stream().into_iter().collect();
+        let mut inner = take_contents(attr);
         if let [TokenTree::Ident(doc), eq, TokenTree::Literal(text)] = &inner[..] {
             if doc != "doc" || !is_punct(eq, '=') {
                 return None;
@@ -325,7 +340,7 @@ fn outer_attrs(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
             }
             at += 1;
         }
-        match &inner[at..] {
+        match &mut inner[at..] {
             [] => {}
             [TokenTree::Group(args)] if at > 0 => attr_tokens(p, args),
             _ => return None,
@@ -347,12 +362,12 @@ enum State {
 /// An attribute's argument group as prettyplease writes attribute tokens:
 /// parentheses open a consistent box, commas are followed by a break, `=`
 /// by spaces, and a word after a word by a break.
-fn attr_tokens(p: &mut Printer<'_>, group: &Group) {
+fn attr_tokens(p: &mut Printer<'_>, group: &mut Group) {
     let mut state = State::Punct;
     attr_group(p, group, &mut state);
 }
 
-fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
+fn attr_group(p: &mut Printer<'_>, group: &mut Group, state: &mut State) {
     match group.delimiter() {
         Delimiter::Parenthesis => {
             p.word("(");
@@ -370,22 +385,23 @@ fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
         }
         Delimiter::None => {}
     }
-    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    let mut tokens = take_contents(group);
     let mut at = 0;
-    while let Some(token) = tokens.get(at) {
+    while at < tokens.len() {
         let last = at + 1 == tokens.len();
         if let Some((n, len)) = paths::full_path(&tokens[..at], &tokens[at..], p.table) {
             p.used[n] = true;
-            for token in &paths::path_tokens(p.table[n].short()) {
+            for token in &mut paths::path_tokens(p.table[n].short()) {
                 attr_token(p, token, false, state);
             }
             at += len;
             continue;
         }
-        match token {
-            TokenTree::Literal(literal) => match paths::path_value(&tokens[..at], literal, p.table, p.used) {
-                Some(short) => attr_token(p, &TokenTree::Literal(short), last, state),
-                None => attr_token(p, token, last, state),
+        let (before, rest) = tokens.split_at_mut(at);
+        match &mut rest[0] {
+            TokenTree::Literal(literal) => match paths::path_value(before, literal, p.table, p.used) {
+                Some(short) => attr_token(p, &mut TokenTree::Literal(short), last, state),
+                None => attr_token(p, &mut rest[0], last, state),
             },
             token => attr_token(p, token, last, state),
         }
@@ -414,7 +430,7 @@ fn attr_group(p: &mut Printer<'_>, group: &Group, state: &mut State) {
 }
 
 /// One token of an attribute's arguments; `last` in its group.
-fn attr_token(p: &mut Printer<'_>, token: &TokenTree, last: bool, state: &mut State) {
+fn attr_token(p: &mut Printer<'_>, token: &mut TokenTree, last: bool, state: &mut State) {
     match token {
         TokenTree::Ident(ident) => {
             if *state == State::Word {
