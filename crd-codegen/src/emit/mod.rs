@@ -158,6 +158,29 @@ fn generic(mut head: TokenStream, last: TokenStream) -> TokenStream {
     head
 }
 
+/// `name(args, ...)`, `args` moved in: `quote!`'s `#(#args),*` copies
+/// each.
+fn list(name: &str, args: Vec<TokenStream>) -> TokenStream {
+    let mut inner = TokenStream::new();
+    for (i, arg) in args.into_iter().enumerate() {
+        if i > 0 {
+            inner.extend(quote!(,));
+        }
+        inner.extend(arg);
+    }
+    let mut out = TokenStream::from(proc_macro2::TokenTree::Ident(ident(name)));
+    out.extend([proc_macro2::TokenTree::Group(proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, inner))]);
+    out
+}
+
+/// The outer attribute `#[name(args, ...)]`, `args` moved in ([`list`]).
+fn attribute(name: &str, args: Vec<TokenStream>) -> TokenStream {
+    let body = proc_macro2::Group::new(proc_macro2::Delimiter::Bracket, list(name, args));
+    let mut out = quote!(#);
+    out.extend([proc_macro2::TokenTree::Group(body)]);
+    out
+}
+
 /// clippy's type complexity score: 10 × nesting depth for every path type.
 fn complexity(ty: &TypeRef, nest: u32) -> u32 {
     let own = 10 * nest;

@@ -131,7 +131,7 @@ fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>, val
 }
 
 fn attr(args: Vec<TokenStream>) -> TokenStream {
-    if args.is_empty() { quote!() } else { quote!(#[schema(#(#args),*)]) }
+    if args.is_empty() { quote!() } else { super::attribute("schema", args) }
 }
 
 /// The `#[crd(...)]` of a root type.

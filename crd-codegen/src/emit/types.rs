@@ -5,7 +5,7 @@ use proc_macro2::{Delimiter, Group, Literal, TokenStream};
 use quote::quote;
 
 use super::templates::Template;
-use super::{Ctx, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
+use super::{Ctx, attribute, defaults, derived_fn, generic, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
 
@@ -37,7 +37,7 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
             paths.push(extra.clone());
         }
     }
-    let attr = quote!(#[derive(#(#paths),*)]);
+    let attr = attribute("derive", paths);
     built.push((base.to_vec(), attr.clone()));
     attr
 }
@@ -129,7 +129,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
             }
             args.extend(deserialize);
             args.push(skip());
-            quote!(::std::option::Option<#inner>)
+            generic(quote!(::std::option::Option<), inner)
         }
         Slot::Defaulted(_) => {
             let default = own_fn("default");
@@ -145,7 +145,7 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
                 args.push(quote!(deserialize_with = #helper));
             }
             args.extend(deserialize);
-            quote!(::std::option::Option<#inner>)
+            generic(quote!(::std::option::Option<), inner)
         }
         Slot::Nullable => {
             // A nullable map still loses its `null` values (null pruning).
@@ -153,10 +153,10 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
             args.push(quote!(default));
             args.push(deserialize.unwrap_or_else(|| quote!(deserialize_with = #helper)));
             args.push(skip());
-            quote!(::std::option::Option<::std::option::Option<#inner>>)
+            generic(quote!(::std::option::Option<), generic(quote!(::std::option::Option<), inner))
         }
     };
-    let serde = if args.is_empty() { quote!() } else { quote!(#[serde(#(#args),*)]) };
+    let serde = if args.is_empty() { quote!() } else { attribute("serde", args) };
     let wrappers = match f.slot {
         Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => 0,
         Slot::Optional | Slot::NullableDefaulted(_) => 1,
