@@ -58,6 +58,8 @@ struct Ctx<'a> {
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
     /// The `const _` blocks of a fixed shape, by the type they follow.
     templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
+    /// The items described rather than emitted, by marker index.
+    described: std::cell::RefCell<Vec<layout::described::EnumItem>>,
 }
 
 /// The paths of [`EmitOptions`], checked, once per file.
@@ -100,6 +102,7 @@ impl<'a> Ctx<'a> {
             derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
             templates: Default::default(),
+            described: Default::default(),
         })
     }
 
@@ -136,7 +139,23 @@ impl<'a> Ctx<'a> {
 
     /// The doc comment of a description (see [`Docs`]).
     fn doc_attrs(&self, description: &str) -> TokenStream {
-        self.docs.attrs(description, &self.space.doc_lines)
+        match self.doc_placeholder(description) {
+            Some(placeholder) => quote!(#[doc = #placeholder]),
+            None => TokenStream::new(),
+        }
+    }
+
+    /// The placeholder of a description's doc comment (see [`Docs`]),
+    /// `None` for a description without one.
+    fn doc_placeholder(&self, description: &str) -> Option<String> {
+        self.docs.placeholder(description, &self.space.doc_lines)
+    }
+
+    /// The marker item of `item`, which the layout writes in its place.
+    fn describe(&self, item: layout::described::EnumItem) -> TokenStream {
+        let mut described = self.described.borrow_mut();
+        described.push(item);
+        layout::described::marker(described.len() - 1)
     }
 
     fn name(&self, id: TypeId) -> Ident {
@@ -233,8 +252,9 @@ struct DocBlocks<'a> {
 const DOC_PLACEHOLDER: &str = "///@doc#";
 
 impl<'a> Docs<'a> {
-    /// The placeholder of `description`'s doc comment; nothing for none.
-    fn attrs(&self, description: &str, known: &'a foldhash::HashMap<String, Vec<String>>) -> TokenStream {
+    /// The placeholder of `description`'s doc comment (`@doc#3`, written
+    /// as its text); `None` for none.
+    fn placeholder(&self, description: &str, known: &'a foldhash::HashMap<String, Vec<String>>) -> Option<String> {
         let mut docs = self.0.borrow_mut();
         let number = match docs.numbers.get(description) {
             Some(number) => *number,
@@ -251,9 +271,7 @@ impl<'a> Docs<'a> {
                 number
             }
         };
-        let Some(number) = number else { return TokenStream::new() };
-        let placeholder = format!("@doc#{number}");
-        quote!(#[doc = #placeholder])
+        number.map(|number| format!("@doc#{number}"))
     }
 
     /// `code` with every placeholder line replaced by its doc comment:
@@ -465,7 +483,7 @@ mod tests {
     fn through_docs(description: &str) -> String {
         let none = foldhash::HashMap::default();
         let docs = Docs::default();
-        let attrs = docs.attrs(description, &none);
+        let attrs = docs.placeholder(description, &none).map(|placeholder| quote!(#[doc = #placeholder]));
         let tokens = quote!(pub mod m { pub struct S { #attrs pub f: i32 } });
         docs.expand(&prettyplease::unparse(&syn::parse2(tokens).expect("tokens parse")))
     }
@@ -591,7 +609,8 @@ mod tests {
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
             let by_type = ctx.templates.borrow();
             let paths = templates::Paths { crd_schema: "::crd_schema" };
-            let templates = layout::Templates { by_type: &by_type, paths };
+            let described = ctx.described.borrow();
+            let templates = layout::Templates { by_type: &by_type, paths, described: &described };
             let (pieces, _) = layout::items(tokens, 1, &table, &templates).expect("the items lay out");
             left.push(pieces.iter().filter(|p| matches!(p, layout::Piece::Tokens(_))).count());
         }

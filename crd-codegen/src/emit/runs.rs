@@ -147,6 +147,7 @@ fn lay_out(
         let templates = layout::Templates {
             by_type: &ctx.templates.borrow(),
             paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
+            described: &ctx.described.borrow(),
         };
         items_text(items, depth, &module.table, &templates, &module.crd.name)?
     };
@@ -154,7 +155,11 @@ fn lay_out(
     // they are emitted again.
     let (text, used) = match laid {
         Some(laid) => laid,
-        None => through_prettyplease(emit(), depth, &module.table, &module.crd.name)?,
+        None => {
+            ctx.described.borrow_mut().clear();
+            let items = emit();
+            through_prettyplease(items, depth, &module.table, &ctx.described.borrow(), &module.crd.name)?
+        }
     };
     Ok((docs.expand(&text), used))
 }
@@ -175,7 +180,8 @@ fn items_text(
     label: &str,
 ) -> Result<Option<(String, Vec<bool>)>> {
     #[cfg(test)]
-    let (reference, shown) = (through_prettyplease(items.clone(), depth, table, label)?, items.to_string());
+    let (reference, shown) =
+        (through_prettyplease(items.clone(), depth, table, templates.described, label)?, items.to_string());
     let Some((pieces, mut used)) = layout::items(items, depth, table, templates) else {
         #[cfg(test)]
         panic!("items of a shape the layout does not know: {shown}");
@@ -189,15 +195,30 @@ fn items_text(
 }
 
 /// The text of `items` laid out by prettyplease alone, with the paths of
-/// `table` short, and which of those it uses.
+/// `table` short, and which of those it uses; the markers of `described`
+/// items replaced by their text (the crate's tests check that
+/// prettyplease leaves that text as it is).
 fn through_prettyplease(
     items: TokenStream,
     depth: usize,
     table: &[paths::Short],
+    described: &[layout::described::EnumItem],
     label: &str,
 ) -> Result<(String, Vec<bool>)> {
     let mut used = vec![false; table.len()];
-    Ok((wrapped_unparse(paths::rewrite(items, table, &mut used), depth, label)?, used))
+    let text = wrapped_unparse(paths::rewrite(items, table, &mut used), depth, label)?;
+    if described.is_empty() {
+        return Ok((text, used));
+    }
+    let (texts, described_used) = layout::described::texts(described, depth, table);
+    #[cfg(test)]
+    for text in &texts {
+        let tokens = text.parse().expect("a described item lexes");
+        assert_eq!(&wrapped_unparse(tokens, depth, label)?, text, "prettyplease lays out a described item otherwise");
+    }
+    used.iter_mut().zip(described_used).for_each(|(all, this)| *all |= this);
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    Ok((super::fill_markers(&text, layout::described::MARKER, &texts), used))
 }
 
 /// The text of `pieces` in order: those left to prettyplease are laid
@@ -332,14 +353,7 @@ mod tests {
                     fn default() -> Self { Self { #field: ::std::option::Option::None, r#type: None, rest: Default::default() } }
                 }
             };
-            #[derive(Clone, Default, ::serde::Serialize)]
-            pub enum #ty {
-                #[default]
-                #[serde(rename = #text)]
-                A,
-                #[serde(untagged)]
-                Unknown(::std::string::String),
-            }
+            struct __crd_codegen_described_0;
             const _: () = {
                 impl<'de> ::serde::Deserialize<'de> for #ty {
                     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -355,7 +369,44 @@ mod tests {
                 }
             };
             pub struct Empty {}
+            struct __crd_codegen_described_1;
         }
+    }
+
+    /// Described enums (the markers in [`boundary_items`]) whose
+    /// doc comment, attributes and variants sit on either side of every
+    /// width prettyplease breaks at.
+    fn boundary_enums(pad: usize) -> Vec<layout::described::EnumItem> {
+        use layout::described::{EnumItem, Serde, Variant};
+        let (name, text) = ("n".repeat(pad), "t".repeat(pad));
+        let variant = |name: String, serde, field| Variant { doc: None, default: false, serde, name, field };
+        let open = EnumItem {
+            doc: Some("@doc#0".to_owned()),
+            attrs: quote! {
+                #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize)]
+                #[allow(clippy::enum_variant_names)]
+            },
+            name: format!("D{name}"),
+            variants: vec![
+                Variant { default: true, ..variant(format!("A{name}"), Some(Serde::Rename(text.clone())), None) },
+                variant("B".to_owned(), Some(Serde::Rename(format!("{text} \"q\" é\t"))), None),
+                variant("r#type".to_owned(), Some(Serde::Rename("type".to_owned())), None),
+                Variant {
+                    doc: Some(" A value this version of the schema does not list."),
+                    ..variant(format!("U{name}"), Some(Serde::Untagged), Some("::std::string::String"))
+                },
+            ],
+        };
+        let strict = EnumItem {
+            doc: None,
+            attrs: quote!(#[derive(Clone, ::serde::Deserialize)]),
+            name: format!("E{name}"),
+            variants: vec![
+                variant(format!("X{name}"), None, None),
+                variant("Value".to_owned(), None, Some("::serde_json::Value")),
+            ],
+        };
+        vec![open, strict]
     }
 
     #[test]
@@ -367,11 +418,13 @@ mod tests {
                 // Compares with prettyplease (`items_text`, under `cfg(test)`).
                 let by_type = Default::default();
                 let paths = templates::Paths { crd_schema: "::crd_schema" };
-                let templates = layout::Templates { by_type: &by_type, paths };
+                let described = boundary_enums(pad);
+                let templates = layout::Templates { by_type: &by_type, paths, described: &described };
                 let (text, used) = items_text(boundary_items(pad), depth, &table, &templates, "test")
                     .expect("the items lay out")
                     .expect("of known shapes");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
+                assert!(text.contains(&format!("pub enum D{}", "n".repeat(pad))), "{text}");
                 // All of them laid out without prettyplease.
                 let (pieces, _) = layout::items(boundary_items(pad), depth, &table, &templates).expect("known shapes");
                 assert!(pieces.iter().all(|p| matches!(p, layout::Piece::Text(_))), "{text}");

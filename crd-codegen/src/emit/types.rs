@@ -4,6 +4,7 @@
 use proc_macro2::{Delimiter, Group, Literal, TokenStream};
 use quote::quote;
 
+use super::layout::described::{EnumItem, Serde, Variant};
 use super::templates::Template;
 use super::{Ctx, attribute, defaults, derived_fn, generic, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
@@ -184,7 +185,6 @@ fn duplicated_allow() -> TokenStream {
 
 fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     let name = ident(&def.name);
-    let doc = ctx.doc_attrs(&def.doc);
     let default_variant = match e.default {
         Some(EnumDefault::Variant(i)) => Some(i),
         Some(EnumDefault::Unknown(_)) | None => None,
@@ -201,21 +201,28 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     }
     let derive = derive_attr(ctx, &base);
     let schema = schema_attrs::type_attr(ctx, &serde_json::Map::new());
-    let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| {
-        let variant = ident(variant);
-        let default = (default_variant == Some(i)).then(|| quote!(#[default]));
-        let rename = (variant != json).then(|| quote!(#[serde(rename = #json)]));
-        quote!(#default #rename #variant)
+    let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| Variant {
+        doc: None,
+        default: default_variant == Some(i),
+        // A raw name (`r#type`) is spelt apart from its value too.
+        serde: (variant != json).then(|| Serde::Rename(json.clone())),
+        name: variant.clone(),
+        field: None,
     });
-    let catch_all = e.catch_all.as_deref().map(|c| {
-        let c = ident(c);
-        quote! {
-            /// A value this version of the schema does not list.
-            #[serde(untagged)]
-            #c(::std::string::String)
-        }
+    let catch_all = e.catch_all.iter().map(|c| Variant {
+        doc: Some(" A value this version of the schema does not list."),
+        default: false,
+        serde: Some(Serde::Untagged),
+        name: c.clone(),
+        field: Some("::std::string::String"),
     });
     let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
+    let item = EnumItem {
+        doc: ctx.doc_placeholder(&def.doc),
+        attrs: TokenStream::from_iter([derive, schema, allow.unwrap_or_default()]),
+        name: def.name.clone(),
+        variants: variants.chain(catch_all).collect(),
+    };
     let default_impl = match (&e.default, &e.catch_all) {
         (Some(EnumDefault::Unknown(value)), Some(c)) => {
             let c = ident(c);
@@ -258,18 +265,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
             };
         }
     });
-    let variants = variants.chain(catch_all);
-    quote! {
-        #doc
-        #derive
-        #schema
-        #allow
-        pub enum #name {
-            #(#variants,)*
-        }
-        #default_impl
-        #deserialize
-    }
+    TokenStream::from_iter([ctx.describe(item), default_impl, deserialize.unwrap_or_default()])
 }
 
 /// Whether clippy's `enum_variant_names` may fire: a variant starting or

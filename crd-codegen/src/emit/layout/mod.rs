@@ -1,14 +1,16 @@
 //! The structs and enums of a version module laid out as prettyplease lays
-//! them out, straight from their tokens: no syn parse, no syntax tree.
+//! them out, straight from their tokens or their description: no syn
+//! parse, no syntax tree.
 //!
 //! prettyplease is a line breaker in the manner of Oppen's (a stream of
 //! words, breaks and nested boxes, each box broken when it does not fit in
 //! the line's remaining space) fed by a walk of syn's tree. The items the
 //! generator writes for its types have few shapes — attributes, a struct
-//! with named fields, an enum of unit and one-field variants, path types —
-//! so [`items`] walks their tokens directly and feeds the same stream to
-//! [`Printer`], the same kind of line breaker, with prettyplease's margin,
-//! indentation and minimum line space. A `const _` block of impls that
+//! with named fields, path types — so [`items`] walks their tokens
+//! directly and feeds the same stream to [`Printer`], the same kind of
+//! line breaker, with prettyplease's margin, indentation and minimum line
+//! space. An enum the emitter described is written from its description
+//! ([`described`]). A `const _` block of impls that
 //! the emitter described as one of [`super::templates`]' fixed shapes is
 //! written from that description, the blocks of schema defaults and
 //! constructors are walked by [`impls`]; anything else (the other
@@ -24,6 +26,7 @@ use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 use super::paths::{self, Short};
 use super::templates::{self, Template};
 
+pub(super) mod described;
 mod impls;
 
 /// The line width prettyplease breaks at, its indentation step, and the
@@ -34,11 +37,13 @@ const MIN_SPACE: isize = 60;
 /// The size of a hard break, which never fits.
 const INFINITY: isize = 0xffff;
 
-/// The `const _` blocks a run's emitter described, and the paths they
-/// write.
+/// The items and `const _` blocks a run's emitter described, and the
+/// paths the blocks write.
 pub(super) struct Templates<'a> {
     pub by_type: &'a foldhash::HashMap<String, Template>,
     pub paths: templates::Paths<'a>,
+    /// The items of the run's markers, by index ([`described::marker`]).
+    pub described: &'a [described::EnumItem],
 }
 
 /// One item of a run: laid out here, or left to prettyplease.
@@ -64,20 +69,25 @@ pub(super) fn items(
     // The type the items since the last struct or enum follow.
     let mut owner = None;
     while at < tokens.len() {
+        if let Some((n, len)) = described::marker_at(&tokens[at..]) {
+            let item = templates.described.get(n)?;
+            let mut printer = Printer::new(depth, table, &mut used);
+            described::enum_item(&mut printer, item)?;
+            pieces.push(Piece::Text(printer.finish()));
+            owner = Some(item.name.clone());
+            at += len;
+            continue;
+        }
         let body = attrs_end(&tokens, at);
-        let is_struct = match (tokens.get(body), tokens.get(body + 1)) {
-            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword)))
-                if vis == "pub" && (keyword == "struct" || keyword == "enum") =>
-            {
-                Some(keyword == "struct")
-            }
-            _ => None,
-        };
-        if let Some(is_struct) = is_struct {
+        let is_struct = matches!(
+            (tokens.get(body), tokens.get(body + 1)),
+            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword))) if vis == "pub" && keyword == "struct"
+        );
+        if is_struct {
             let end = body + 4;
             let mut printer = Printer::new(depth, table, &mut used);
             let item = end.min(tokens.len());
-            type_item(&mut printer, &mut tokens[at..item], is_struct)?;
+            struct_item(&mut printer, &mut tokens[at..item])?;
             pieces.push(Piece::Text(printer.finish()));
             owner = match tokens.get(body + 2) {
                 Some(TokenTree::Ident(name)) => Some(name.to_string()),
@@ -130,9 +140,8 @@ fn is_punct_at(tokens: &[TokenTree], at: usize, ch: char) -> bool {
     tokens.get(at).is_some_and(|t| is_punct(t, ch))
 }
 
-/// `attrs pub struct Name { fields }` or `attrs pub enum Name { variants }`
-/// (prettyplease's `item_struct` and `item_enum`).
-fn type_item(p: &mut Printer<'_>, tokens: &mut [TokenTree], is_struct: bool) -> Option<()> {
+/// `attrs pub struct Name { fields }` (prettyplease's `item_struct`).
+fn struct_item(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
     let body = attrs_end(tokens, 0);
     let (attrs, rest) = tokens.split_at_mut(body);
     outer_attrs(p, attrs)?;
@@ -141,18 +150,13 @@ fn type_item(p: &mut Printer<'_>, tokens: &mut [TokenTree], is_struct: bool) -> 
         return None;
     }
     p.cbox(INDENT);
-    p.word(if is_struct { "pub struct " } else { "pub enum " });
+    p.word("pub struct ");
     p.display(name);
     p.word(" {");
     p.hardbreak_if_nonempty();
     let mut members = take_contents(members);
     for range in member_ranges(&members) {
-        let member = &mut members[range];
-        if is_struct {
-            field(p, member)?
-        } else {
-            variant(p, member)?
-        }
+        field(p, &mut members[range])?;
         p.word(",");
         p.hardbreak();
     }
@@ -213,29 +217,6 @@ fn field(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
         _ => return None,
     }
     ty(p, &tokens[body + 3..])
-}
-
-/// `attrs Name` or `attrs Name(Type)` (prettyplease's `variant`).
-fn variant(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
-    let body = attrs_end(tokens, 0);
-    outer_attrs(p, &mut tokens[..body])?;
-    match &mut tokens[body..] {
-        [TokenTree::Ident(name)] => p.display(name),
-        [TokenTree::Ident(name), TokenTree::Group(field)] if field.delimiter() == Delimiter::Parenthesis => {
-            p.display(name);
-            p.cbox(INDENT);
-            p.word("(");
-            p.zerobreak();
-            let field = take_contents(field);
-            ty(p, &field)?;
-            p.trailing_comma(true);
-            p.offset(-INDENT);
-            p.word(")");
-            p.end();
-        }
-        _ => return None,
-    }
-    Some(())
 }
 
 /// A path type: `::a::b<T, U>` (prettyplease's `path` of `PathKind::Type`).
