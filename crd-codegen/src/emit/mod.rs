@@ -1,7 +1,8 @@
-//! Type spaces → Rust source text: tokens with `quote`, laid out as
-//! `prettyplease` lays them out, behind an `@generated` header. Doc
-//! comments of descriptions skip the tokens: each is a placeholder there,
-//! replaced by its lines in the laid-out text (`Docs`).
+//! Type spaces → Rust source text, laid out as `prettyplease` lays it
+//! out, behind an `@generated` header: structs and enums described to the
+//! layout, impls as tokens built with `quote`. Doc comments of
+//! descriptions are placeholders, replaced by their lines in the laid-out
+//! text (`Docs`).
 //!
 //! Entry point: [`file()`]. The shape of the output is the contract in
 //! `docs/generated-code.md`; `types.rs` emits structs and enums, `defaults.rs`
@@ -32,6 +33,7 @@ use quote::{format_ident, quote};
 
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeRef, TypeSpace};
+use layout::described::{Described, Ty};
 
 /// What the emitted code looks like beyond the model.
 #[derive(Clone, Debug)]
@@ -58,8 +60,10 @@ struct Ctx<'a> {
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
     /// The `const _` blocks of a fixed shape, by the type they follow.
     templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
+    /// The `k8s-openapi` path as its tokens print, without spaces.
+    k8s_text: String,
     /// The items described rather than emitted, by marker index.
-    described: std::cell::RefCell<Vec<layout::described::EnumItem>>,
+    described: std::cell::RefCell<Vec<Described>>,
 }
 
 /// The paths of [`EmitOptions`], checked, once per file.
@@ -93,12 +97,14 @@ impl<'a> Ctx<'a> {
     /// them), without syn.
     fn new(space: &'a TypeSpace, docs: &'a Docs<'a>, options: &EmitOptions) -> Result<Self> {
         let derives = options.derives.iter().map(|d| Ok((last_segment(d).to_owned(), lex_path("derive", d)?)));
+        let k8s = lex_path("k8s_openapi_path", &options.k8s_openapi)?;
         Ok(Ctx {
             space,
             docs,
             crd_schema: lex_path("crd_schema_path", &options.crd_schema)?,
             crd_schema_text: options.crd_schema.replace(' ', ""),
-            k8s: lex_path("k8s_openapi_path", &options.k8s_openapi)?,
+            k8s_text: k8s.to_string().replace(' ', ""),
+            k8s,
             derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
             templates: Default::default(),
@@ -106,28 +112,39 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// The tokens of a type.
-    fn ty(&self, ty: &TypeRef) -> TokenStream {
-        let k8s = &self.k8s;
+    /// A type as its path in full and its generic arguments: which path
+    /// each type of the model is.
+    fn ty_of(&self, ty: &TypeRef) -> Ty {
+        let path = |path: &'static str| Ty::Path(Cow::Borrowed(path));
         match ty {
             TypeRef::Named(id) => {
-                let ident = self.name(*id);
-                quote!(#ident)
+                Ty::Path(Cow::Owned(self.space.get(*id).map_or("Unnamed", |t| t.name.as_str()).to_owned()))
             }
-            TypeRef::String => quote!(::std::string::String),
-            TypeRef::I32 => quote!(i32),
-            TypeRef::I64 => quote!(i64),
-            TypeRef::F64 => quote!(f64),
-            TypeRef::Bool => quote!(bool),
-            TypeRef::Value => quote!(::serde_json::Value),
-            TypeRef::IntOrString => quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString),
-            TypeRef::ObjectMeta => quote!(#k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta),
-            TypeRef::Vec(item) => generic(quote!(::std::vec::Vec<), self.ty(item)),
+            TypeRef::String => path("::std::string::String"),
+            TypeRef::I32 => path("i32"),
+            TypeRef::I64 => path("i64"),
+            TypeRef::F64 => path("f64"),
+            TypeRef::Bool => path("bool"),
+            TypeRef::Value => path("::serde_json::Value"),
+            TypeRef::IntOrString => {
+                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::util::intstr::IntOrString", self.k8s_text)))
+            }
+            TypeRef::ObjectMeta => {
+                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::apis::meta::v1::ObjectMeta", self.k8s_text)))
+            }
+            TypeRef::Vec(item) => Ty::Generic("::std::vec::Vec", vec![self.ty_of(item)]),
             TypeRef::Map(value) => {
-                generic(quote!(::std::collections::BTreeMap < ::std::string::String,), self.ty(value))
+                Ty::Generic("::std::collections::BTreeMap", vec![path("::std::string::String"), self.ty_of(value)])
             }
-            TypeRef::Option(inner) => generic(quote!(::std::option::Option<), self.ty(inner)),
+            TypeRef::Option(inner) => Ty::Generic("::std::option::Option", vec![self.ty_of(inner)]),
         }
+    }
+
+    /// The tokens of a type, for the blocks built as tokens.
+    fn ty(&self, ty: &TypeRef) -> TokenStream {
+        let text = self.ty_of(ty).to_string();
+        // The text of paths and generic arguments always lexes.
+        text.parse().unwrap_or_else(|_| quote!(::std::string::String))
     }
 
     /// Whether clippy's `type_complexity` (threshold 250) may fire on `ty`
@@ -137,14 +154,6 @@ impl<'a> Ctx<'a> {
         outer + complexity(ty, wrappers + 1) > 250
     }
 
-    /// The doc comment of a description (see [`Docs`]).
-    fn doc_attrs(&self, description: &str) -> TokenStream {
-        match self.doc_placeholder(description) {
-            Some(placeholder) => quote!(#[doc = #placeholder]),
-            None => TokenStream::new(),
-        }
-    }
-
     /// The placeholder of a description's doc comment (see [`Docs`]),
     /// `None` for a description without one.
     fn doc_placeholder(&self, description: &str) -> Option<String> {
@@ -152,7 +161,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The marker item of `item`, which the layout writes in its place.
-    fn describe(&self, item: layout::described::EnumItem) -> TokenStream {
+    fn describe(&self, item: Described) -> TokenStream {
         let mut described = self.described.borrow_mut();
         described.push(item);
         layout::described::marker(described.len() - 1)
@@ -166,15 +175,6 @@ impl<'a> Ctx<'a> {
     fn helper(&self, name: &str) -> String {
         format!("{}::__private::{name}", self.crd_schema_text)
     }
-}
-
-/// `head` (a generic type up to its opening `<` and any leading
-/// arguments), `last` and the closing `>`: `last` moved in, not copied
-/// as `quote!` would.
-fn generic(mut head: TokenStream, last: TokenStream) -> TokenStream {
-    head.extend(last);
-    head.extend(quote!(>));
-    head
 }
 
 /// `name(args, ...)`, `args` moved in: `quote!`'s `#(#args),*` copies
@@ -609,9 +609,9 @@ mod tests {
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
             let by_type = ctx.templates.borrow();
             let paths = templates::Paths { crd_schema: "::crd_schema" };
-            let described = ctx.described.borrow();
-            let templates = layout::Templates { by_type: &by_type, paths, described: &described };
-            let (pieces, _) = layout::items(tokens, 1, &table, &templates).expect("the items lay out");
+            let templates = layout::Templates { by_type: &by_type, paths };
+            let mut described = ctx.described.borrow_mut();
+            let (pieces, _) = layout::items(tokens, 1, &table, &templates, &mut described).expect("the items lay out");
             left.push(pieces.iter().filter(|p| matches!(p, layout::Piece::Tokens(_))).count());
         }
         // The open enum's block is written as text while it fits, and

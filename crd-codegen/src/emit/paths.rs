@@ -9,6 +9,7 @@
 //! the values of serde's path attributes (`skip_serializing_if =
 //! "::std::option::Option::is_none"`), which name the same paths.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
@@ -215,11 +216,28 @@ pub(super) fn path_value(
         return None;
     }
     let value = super::string_value(&text)?;
-    let (n, rest) = table.iter().enumerate().find_map(|(n, s)| Some((n, value.strip_prefix(&s.full_prefix)?)))?;
-    used[n] = true;
-    let mut out = Literal::string(&format!("{}::{rest}", table[n].short_text));
+    let short = short_value(&value, table, used)?;
+    let mut out = Literal::string(&short);
     out.set_span(literal.span());
     Some(out)
+}
+
+/// The value of serde's `key = "value"` with the path in it shortened,
+/// when `key` takes a path and the path starts with one of `table`
+/// (marking `used`).
+pub(super) fn serde_value<'v>(key: &str, value: &'v str, table: &[Short], used: &mut [bool]) -> Cow<'v, str> {
+    match SERDE_PATH_KEYS.contains(&key).then(|| short_value(value, table, used)).flatten() {
+        Some(short) => Cow::Owned(short),
+        None => Cow::Borrowed(value),
+    }
+}
+
+/// `value` (a path and what follows it) with its path short, when it
+/// starts with a full path of `table` (marking `used`).
+fn short_value(value: &str, table: &[Short], used: &mut [bool]) -> Option<String> {
+    let (n, rest) = table.iter().enumerate().find_map(|(n, s)| Some((n, value.strip_prefix(&s.full_prefix)?)))?;
+    used[n] = true;
+    Some(format!("{}::{rest}", table[n].short_text))
 }
 
 /// Whether a `::` after `before` would continue a path (`a::std::...`,

@@ -3,8 +3,10 @@
 //! own, on as many threads as the machine offers ([`crate::parallel`])
 //! when the file is large enough to pay for them (a profile of `crd
 //! generate` put emission at 40–60% of its time, all of it on one core).
-//! A run's structs and enums, and the impls of a fixed shape, are laid out
-//! by [`layout`], the other impls between them by syn and prettyplease.
+//! A run's structs and enums (described by the emitter, not built as
+//! tokens), the impls of a fixed shape and the blocks of defaults are
+//! laid out by [`layout`], the other impls between them by syn and
+//! prettyplease.
 //!
 //! prettyplease lays out each item of a module on its own, starting at the
 //! module's indentation, so a run laid out inside as many wrapper modules
@@ -147,12 +149,11 @@ fn lay_out(
         let templates = layout::Templates {
             by_type: &ctx.templates.borrow(),
             paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
-            described: &ctx.described.borrow(),
         };
-        items_text(items, depth, &module.table, &templates, &module.crd.name)?
+        items_text(items, depth, &module.table, &templates, &mut ctx.described.borrow_mut(), &module.crd.name)?
     };
-    // The layout takes the tokens apart as it goes; for prettyplease
-    // they are emitted again.
+    // The layout takes the described items' attributes as it goes; for
+    // prettyplease the items are emitted again.
     let (text, used) = match laid {
         Some(laid) => laid,
         None => {
@@ -164,25 +165,23 @@ fn lay_out(
     Ok((docs.expand(&text), used))
 }
 
-/// The text of `items`, `depth` modules deep, with the paths of `table`
-/// short, and which of those it uses: laid out by [`layout`], the blocks
-/// whose shapes it does not know by prettyplease; `None` when it does
-/// not know a type's shape. The crate's own tests lay out every item by
-/// prettyplease too, and compare.
-///
-/// The layout is given the only handle on the tokens, so that it can
-/// take each group's tokens out rather than copy them.
+/// The text of `items` (with the markers of `described` items), `depth`
+/// modules deep, with the paths of `table` short, and which of those it
+/// uses: laid out by [`layout`], the blocks whose shapes it does not know
+/// by prettyplease; `None` when it does not know an attribute's shape.
+/// The crate's own tests lay out every block by prettyplease too, and
+/// compare.
 fn items_text(
     items: TokenStream,
     depth: usize,
     table: &[paths::Short],
     templates: &layout::Templates<'_>,
+    described: &mut [layout::described::Described],
     label: &str,
 ) -> Result<Option<(String, Vec<bool>)>> {
     #[cfg(test)]
-    let (reference, shown) =
-        (through_prettyplease(items.clone(), depth, table, templates.described, label)?, items.to_string());
-    let Some((pieces, mut used)) = layout::items(items, depth, table, templates) else {
+    let (reference, shown) = (through_prettyplease(items.clone(), depth, table, described, label)?, items.to_string());
+    let Some((pieces, mut used)) = layout::items(items, depth, table, templates, described) else {
         #[cfg(test)]
         panic!("items of a shape the layout does not know: {shown}");
         #[cfg(not(test))]
@@ -202,7 +201,7 @@ fn through_prettyplease(
     items: TokenStream,
     depth: usize,
     table: &[paths::Short],
-    described: &[layout::described::EnumItem],
+    described: &[layout::described::Described],
     label: &str,
 ) -> Result<(String, Vec<bool>)> {
     let mut used = vec![false; table.len()];
@@ -210,7 +209,10 @@ fn through_prettyplease(
     if described.is_empty() {
         return Ok((text, used));
     }
-    let (texts, described_used) = layout::described::texts(described, depth, table);
+    let (texts, described_used) = layout::described::texts(described, depth, table).ok_or_else(|| Error::Emit {
+        crd: label.to_owned(),
+        message: "a type's attributes are of a shape the layout does not know".to_owned(),
+    })?;
     #[cfg(test)]
     for text in &texts {
         let tokens = text.parse().expect("a described item lexes");
@@ -317,21 +319,7 @@ mod tests {
         let deserialize_fn = format_ident!("deserialize_{name}");
         let literal_fn = format_ident!("literal_{name}");
         quote! {
-            #[doc = " One line with trailing spaces.   "]
-            #[doc = ""]
-            #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize, schemars::JsonSchema)]
-            #[crd(group = "example.com", short_names = ["a", #text], printer_column(name = #text, priority = -1))]
-            #[schema(items(description = #text, list_type = "map"), minimum = 1.5, flag)]
-            pub struct #ty {
-                #[serde(rename = #text, default, skip_serializing_if = "::std::option::Option::is_none")]
-                pub #field: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<#ty>>>,
-                #[serde(default = "Self::default_x", deserialize_with = "::crd_schema::__private::double_option")]
-                #[allow(clippy::type_complexity)]
-                pub r#type: ::std::option::Option<::std::option::Option<::serde_json::Value>>,
-                /// Fields the schema does not list.
-                #[serde(flatten)]
-                pub rest: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-            }
+            struct __crd_codegen_described_0;
             const _: () = {
                 impl #ty {
                     #[allow(clippy::type_complexity)]
@@ -353,7 +341,7 @@ mod tests {
                     fn default() -> Self { Self { #field: ::std::option::Option::None, r#type: None, rest: Default::default() } }
                 }
             };
-            struct __crd_codegen_described_0;
+            struct __crd_codegen_described_1;
             const _: () = {
                 impl<'de> ::serde::Deserialize<'de> for #ty {
                     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -368,17 +356,66 @@ mod tests {
                     }
                 }
             };
-            pub struct Empty {}
-            struct __crd_codegen_described_1;
+            struct __crd_codegen_described_2;
+            struct __crd_codegen_described_3;
         }
     }
 
-    /// Described enums (the markers in [`boundary_items`]) whose
-    /// doc comment, attributes and variants sit on either side of every
-    /// width prettyplease breaks at.
-    fn boundary_enums(pad: usize) -> Vec<layout::described::EnumItem> {
-        use layout::described::{EnumItem, Serde, Variant};
+    /// The items of [`boundary_items`]' markers: a struct and enums whose
+    /// doc comments, attributes, fields, variants and types sit on either
+    /// side of every width prettyplease breaks at, and an empty struct.
+    fn boundary_described(pad: usize) -> Vec<layout::described::Described> {
+        use layout::described::{Argument, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
         let (name, text) = ("n".repeat(pad), "t".repeat(pad));
+        let path = |full: &'static str| Ty::Path(full.into());
+        let option = |inner| Ty::Generic("::std::option::Option", vec![inner]);
+        let map = |value| Ty::Generic("::std::collections::BTreeMap", vec![path("::std::string::String"), value]);
+        let field = |name: String, serde, attrs, ty| FieldItem { doc: Vec::new(), serde, attrs, name, ty };
+        let described = StructItem {
+            doc: None,
+            attrs: quote! {
+                #[doc = " One line with trailing spaces.   "]
+                #[doc = ""]
+                #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize, schemars::JsonSchema)]
+                #[crd(group = "example.com", short_names = ["a", #text], printer_column(name = #text, priority = -1))]
+                #[schema(items(description = #text, list_type = "map"), minimum = 1.5, flag)]
+            },
+            name: format!("T{name}"),
+            fields: vec![
+                FieldItem {
+                    doc: vec!["@doc#1".into()],
+                    ..field(
+                        format!("field_{name}"),
+                        vec![
+                            Argument::Value("rename", text.clone()),
+                            Argument::Flag("default"),
+                            Argument::Value("skip_serializing_if", "::std::option::Option::is_none".to_owned()),
+                        ],
+                        TokenStream::new(),
+                        option(map(Ty::Generic("::std::vec::Vec", vec![Ty::Path(format!("T{name}").into())]))),
+                    )
+                },
+                field(
+                    "r#type".to_owned(),
+                    vec![
+                        Argument::Value("default", "Self::default_x".to_owned()),
+                        Argument::Value("deserialize_with", "::crd_schema::__private::double_option".to_owned()),
+                    ],
+                    quote!(#[allow(clippy::type_complexity)]),
+                    option(option(path("::serde_json::Value"))),
+                ),
+                FieldItem {
+                    doc: vec![" Fields the schema does not list.".into()],
+                    ..field(
+                        "rest".to_owned(),
+                        vec![Argument::Flag("flatten")],
+                        TokenStream::new(),
+                        map(path("::serde_json::Value")),
+                    )
+                },
+            ],
+        };
+        let empty = StructItem { doc: None, attrs: TokenStream::new(), name: "Empty".to_owned(), fields: Vec::new() };
         let variant = |name: String, serde, field| Variant { doc: None, default: false, serde, name, field };
         let open = EnumItem {
             doc: Some("@doc#0".to_owned()),
@@ -388,12 +425,15 @@ mod tests {
             },
             name: format!("D{name}"),
             variants: vec![
-                Variant { default: true, ..variant(format!("A{name}"), Some(Serde::Rename(text.clone())), None) },
-                variant("B".to_owned(), Some(Serde::Rename(format!("{text} \"q\" é\t"))), None),
-                variant("r#type".to_owned(), Some(Serde::Rename("type".to_owned())), None),
+                Variant {
+                    default: true,
+                    ..variant(format!("A{name}"), Some(Argument::Value("rename", text.clone())), None)
+                },
+                variant("B".to_owned(), Some(Argument::Value("rename", format!("{text} \"q\" é\t"))), None),
+                variant("r#type".to_owned(), Some(Argument::Value("rename", "type".to_owned())), None),
                 Variant {
                     doc: Some(" A value this version of the schema does not list."),
-                    ..variant(format!("U{name}"), Some(Serde::Untagged), Some("::std::string::String"))
+                    ..variant(format!("U{name}"), Some(Argument::Flag("untagged")), Some(path("::std::string::String")))
                 },
             ],
         };
@@ -403,10 +443,10 @@ mod tests {
             name: format!("E{name}"),
             variants: vec![
                 variant(format!("X{name}"), None, None),
-                variant("Value".to_owned(), None, Some("::serde_json::Value")),
+                variant("Value".to_owned(), None, Some(path("::serde_json::Value"))),
             ],
         };
-        vec![open, strict]
+        vec![Described::Struct(described), Described::Enum(open), Described::Struct(empty), Described::Enum(strict)]
     }
 
     #[test]
@@ -418,15 +458,17 @@ mod tests {
                 // Compares with prettyplease (`items_text`, under `cfg(test)`).
                 let by_type = Default::default();
                 let paths = templates::Paths { crd_schema: "::crd_schema" };
-                let described = boundary_enums(pad);
-                let templates = layout::Templates { by_type: &by_type, paths, described: &described };
-                let (text, used) = items_text(boundary_items(pad), depth, &table, &templates, "test")
-                    .expect("the items lay out")
-                    .expect("of known shapes");
+                let templates = layout::Templates { by_type: &by_type, paths };
+                let (text, used) =
+                    items_text(boundary_items(pad), depth, &table, &templates, &mut boundary_described(pad), "test")
+                        .expect("the items lay out")
+                        .expect("of known shapes");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
                 assert!(text.contains(&format!("pub enum D{}", "n".repeat(pad))), "{text}");
                 // All of them laid out without prettyplease.
-                let (pieces, _) = layout::items(boundary_items(pad), depth, &table, &templates).expect("known shapes");
+                let (pieces, _) =
+                    layout::items(boundary_items(pad), depth, &table, &templates, &mut boundary_described(pad))
+                        .expect("known shapes");
                 assert!(pieces.iter().all(|p| matches!(p, layout::Piece::Text(_))), "{text}");
             }
         }

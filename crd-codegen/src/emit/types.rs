@@ -1,14 +1,16 @@
 //! Structs and enums, with their serde attributes (the "Fields" table of
 //! the contract) and their derives.
 
-use proc_macro2::{Delimiter, Group, Literal, TokenStream};
+use std::borrow::Cow;
+
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::layout::described::{EnumItem, Serde, Variant};
+use super::layout::described::{Argument, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
 use super::templates::Template;
-use super::{Ctx, attribute, defaults, derived_fn, generic, ident, last_segment, resource, schema_attrs};
+use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
-use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind};
+use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind, TypeRef};
 
 /// The item(s) of one named type: the type and, wrapped in `const _`, its
 /// impls.
@@ -45,7 +47,6 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
 
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let name = ident(&def.name);
-    let doc = ctx.doc_attrs(&def.doc);
     let base: &[&'static str] = if s.has_default && !defaults::needs_impl(s) {
         &["Clone", "Debug", "Default", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     } else {
@@ -57,107 +58,86 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
         _ => quote!(),
     };
     let schema = schema_attrs::type_attr(ctx, &s.schema);
-    let fields = s.fields.iter().map(|f| field(ctx, &def.name, f));
-    let flatten = s.flatten.as_deref().map(|f| {
-        let f = ident(f);
-        let skip = schema_attrs::flatten_attr(s);
-        quote! {
-            /// Fields the schema does not list, kept as the API server keeps
-            /// them (`x-kubernetes-preserve-unknown-fields`).
-            #[serde(flatten)]
-            #skip
-            pub #f: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
-        }
-    });
+    let mut fields: Vec<FieldItem> = s.fields.iter().map(|f| field(ctx, &def.name, f)).collect();
+    fields.extend(s.flatten.as_deref().map(|f| FieldItem {
+        doc: vec![
+            Cow::Borrowed(" Fields the schema does not list, kept as the API server keeps"),
+            Cow::Borrowed(" them (`x-kubernetes-preserve-unknown-fields`)."),
+        ],
+        serde: vec![Argument::Flag("flatten")],
+        attrs: schema_attrs::flatten_attr(s),
+        name: f.to_owned(),
+        ty: ctx.ty_of(&TypeRef::Map(Box::new(TypeRef::Value))),
+    }));
     let duplicated = schema_attrs::repeats_arguments(quote!(#derive #crd #schema)).then(duplicated_allow);
     let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
-    // Moved into place rather than interpolated: `quote!` copies every
-    // stream it interpolates, and a field's type is many tokens.
-    let mut members = TokenStream::new();
-    for field in fields {
-        members.extend(field);
-        members.extend(quote!(,));
-    }
-    members.extend(flatten);
-    let members = Group::new(Delimiter::Brace, members);
-    TokenStream::from_iter([
-        doc,
-        derive,
-        crd,
-        schema,
-        duplicated.unwrap_or_default(),
-        quote!(pub struct #name #members),
-        impls,
-    ])
+    let item = StructItem {
+        doc: ctx.doc_placeholder(&def.doc),
+        attrs: TokenStream::from_iter([derive, crd, schema, duplicated.unwrap_or_default()]),
+        name: def.name.clone(),
+        fields,
+    };
+    TokenStream::from_iter([ctx.describe(Described::Struct(item)), impls])
 }
 
-fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
-    let doc = ctx.doc_attrs(&f.doc);
-    let name = ident(&f.ident);
-    let inner = ctx.ty(&f.ty);
-    let mut args: Vec<TokenStream> = Vec::new();
-    let json = &f.json;
-    if bare(&f.ident) != json {
-        args.push(quote!(rename = #json));
+fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> FieldItem {
+    let inner = ctx.ty_of(&f.ty);
+    let mut args: Vec<Argument> = Vec::new();
+    if bare(&f.ident) != f.json {
+        args.push(Argument::Value("rename", f.json.clone()));
     }
-    let skip = || quote!(skip_serializing_if = "::std::option::Option::is_none");
+    let skip = || Argument::Value("skip_serializing_if", "::std::option::Option::is_none".to_owned());
+    let option = |inner| Ty::Generic("::std::option::Option", vec![inner]);
     let null_pruned_map = f.ty.null_pruned_map() && f.item_default.is_none();
     // `deserialize_<field>` (from `defaults.rs`) decodes fields with a
     // default and fields whose own items or values have one.
     let own_fn = |prefix: &str| format!("{parent}::{}", derived_fn(prefix, &f.ident));
     let deserialize = (f.item_default.is_some() || matches!(f.slot, Slot::Defaulted(_)))
-        .then(|| own_fn("deserialize"))
-        .map(|d| quote!(deserialize_with = #d));
+        .then(|| Argument::Value("deserialize_with", own_fn("deserialize")));
     let ty = match &f.slot {
         Slot::Required => {
             if null_pruned_map {
-                let helper = ctx.helper("map_without_nulls");
-                args.push(quote!(deserialize_with = #helper));
+                args.push(Argument::Value("deserialize_with", ctx.helper("map_without_nulls")));
             }
             args.extend(deserialize);
             inner
         }
         Slot::DefaultWhenAbsent => {
-            args.push(quote!(default));
+            args.push(Argument::Flag("default"));
             inner
         }
         Slot::Optional => {
-            args.push(quote!(default));
+            args.push(Argument::Flag("default"));
             if null_pruned_map {
-                let helper = ctx.helper("option_map_without_nulls");
-                args.push(quote!(deserialize_with = #helper));
+                args.push(Argument::Value("deserialize_with", ctx.helper("option_map_without_nulls")));
             }
             args.extend(deserialize);
             args.push(skip());
-            generic(quote!(::std::option::Option<), inner)
+            option(inner)
         }
         Slot::Defaulted(_) => {
-            let default = own_fn("default");
-            args.push(quote!(default = #default));
+            args.push(Argument::Value("default", own_fn("default")));
             args.extend(deserialize);
             inner
         }
         Slot::NullableDefaulted(_) => {
-            let default = own_fn("default");
-            args.push(quote!(default = #default));
+            args.push(Argument::Value("default", own_fn("default")));
             if null_pruned_map && deserialize.is_none() {
-                let helper = ctx.helper("option_map_without_nulls");
-                args.push(quote!(deserialize_with = #helper));
+                args.push(Argument::Value("deserialize_with", ctx.helper("option_map_without_nulls")));
             }
             args.extend(deserialize);
-            generic(quote!(::std::option::Option<), inner)
+            option(inner)
         }
         Slot::Nullable => {
             // A nullable map still loses its `null` values (null pruning).
             let helper = ctx.helper(if null_pruned_map { "double_option_map_without_nulls" } else { "double_option" });
-            args.push(quote!(default));
-            args.push(deserialize.unwrap_or_else(|| quote!(deserialize_with = #helper)));
+            args.push(Argument::Flag("default"));
+            args.push(deserialize.unwrap_or(Argument::Value("deserialize_with", helper)));
             args.push(skip());
-            generic(quote!(::std::option::Option<), generic(quote!(::std::option::Option<), inner))
+            option(option(inner))
         }
     };
-    let serde = if args.is_empty() { quote!() } else { attribute("serde", args) };
     let wrappers = match f.slot {
         Slot::Required | Slot::DefaultWhenAbsent | Slot::Defaulted(_) => 0,
         Slot::Optional | Slot::NullableDefaulted(_) => 1,
@@ -167,14 +147,14 @@ fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> TokenStream {
     let schema = schema_attrs::field_attr(f);
     // clippy keys each argument by its attribute's name, and serde's are
     // each written once: only `#[schema]` can repeat one.
-    #[cfg(test)]
-    assert!(!schema_attrs::repeats_arguments(serde.clone()), "{serde}");
     let duplicated = (!schema.is_empty() && schema_attrs::repeats_arguments(schema.clone())).then(duplicated_allow);
-    let mut out =
-        TokenStream::from_iter([doc, serde, schema, allow.unwrap_or_default(), duplicated.unwrap_or_default()]);
-    out.extend(quote!(pub #name:));
-    out.extend(ty);
-    out
+    FieldItem {
+        doc: ctx.doc_placeholder(&f.doc).map(Cow::Owned).into_iter().collect(),
+        serde: args,
+        attrs: TokenStream::from_iter([schema, allow.unwrap_or_default(), duplicated.unwrap_or_default()]),
+        name: f.ident.clone(),
+        ty,
+    }
 }
 
 /// clippy's `duplicated_attributes` looks at one item's or field's
@@ -205,16 +185,16 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
         doc: None,
         default: default_variant == Some(i),
         // A raw name (`r#type`) is spelt apart from its value too.
-        serde: (variant != json).then(|| Serde::Rename(json.clone())),
+        serde: (variant != json).then(|| Argument::Value("rename", json.clone())),
         name: variant.clone(),
         field: None,
     });
     let catch_all = e.catch_all.iter().map(|c| Variant {
         doc: Some(" A value this version of the schema does not list."),
         default: false,
-        serde: Some(Serde::Untagged),
+        serde: Some(Argument::Flag("untagged")),
         name: c.clone(),
-        field: Some("::std::string::String"),
+        field: Some(ctx.ty_of(&TypeRef::String)),
     });
     let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
     let item = EnumItem {
@@ -265,7 +245,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
             };
         }
     });
-    TokenStream::from_iter([ctx.describe(item), default_impl, deserialize.unwrap_or_default()])
+    TokenStream::from_iter([ctx.describe(Described::Enum(item)), default_impl, deserialize.unwrap_or_default()])
 }
 
 /// Whether clippy's `enum_variant_names` may fire: a variant starting or

@@ -1,15 +1,19 @@
-//! Items the emitter describes instead of building their tokens, laid out
-//! as prettyplease lays out the tokens they stand for: an enum, with its
-//! doc comment, attributes and variants (prettyplease's `item_enum` and
-//! `variant`). The emitter puts a marker item where the enum goes
-//! ([`marker`]); [`super::items`] writes the description there.
+//! The items the emitter describes instead of building their tokens —
+//! every struct and enum of the types — laid out as prettyplease lays out
+//! the tokens they stand for (its `item_struct`, `field`, `item_enum`,
+//! `variant` and the `path` of a type). The emitter puts a marker item
+//! where each goes ([`marker`]); [`super::items`] writes the description
+//! there.
 //!
-//! Building an enum's tokens with `quote!` only for the layout to walk
-//! them back cost more than laying the enum out: every variant is a few
-//! tokens built, copied and dropped. The attributes the enum shares with
-//! the structs (its derives, `#[schema]`, an `allow`) stay tokens, walked
-//! as theirs are. The crate's tests check that prettyplease leaves every
-//! described item as it is written here (`cfg(test)` in `runs.rs`).
+//! Building the items' tokens with `quote!` only for the layout to walk
+//! them back cost more than laying them out: every field is a few dozen
+//! tokens built, copied and dropped. What the items share with the
+//! walked blocks — their derives, `#[crd]` and `#[schema]` attributes —
+//! stays tokens, walked by [`outer_attrs`]. The crate's tests check that
+//! prettyplease leaves every described item as it is written here
+//! (`cfg(test)` in `runs.rs`).
+
+use std::borrow::Cow;
 
 use proc_macro2::{Literal, TokenStream, TokenTree};
 
@@ -20,7 +24,39 @@ use crate::emit::paths;
 /// `struct __crd_codegen_described_3;`.
 pub(in crate::emit) const MARKER: &str = "__crd_codegen_described_";
 
-/// An enum, described.
+/// An item, described.
+#[derive(Clone)]
+pub(in crate::emit) enum Described {
+    Struct(StructItem),
+    Enum(EnumItem),
+}
+
+/// A struct with named fields.
+#[derive(Clone)]
+pub(in crate::emit) struct StructItem {
+    /// The placeholder of its doc comment (`@doc#3`), if it has one.
+    pub doc: Option<String>,
+    /// Its other outer attributes, as tokens.
+    pub attrs: TokenStream,
+    pub name: String,
+    pub fields: Vec<FieldItem>,
+}
+
+/// A field of a [`StructItem`].
+#[derive(Clone)]
+pub(in crate::emit) struct FieldItem {
+    /// Its doc comment's lines, each after `///`.
+    pub doc: Vec<Cow<'static, str>>,
+    /// The arguments of its `#[serde(...)]`, if any.
+    pub serde: Vec<Argument>,
+    /// Its other attributes, as tokens.
+    pub attrs: TokenStream,
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// An enum of unit variants and variants of one field.
+#[derive(Clone)]
 pub(in crate::emit) struct EnumItem {
     /// The placeholder of its doc comment (`@doc#3`), if it has one.
     pub doc: Option<String>,
@@ -31,24 +67,63 @@ pub(in crate::emit) struct EnumItem {
 }
 
 /// A variant of an [`EnumItem`].
+#[derive(Clone)]
 pub(in crate::emit) struct Variant {
     /// Its one-line doc comment, after `///`.
     pub doc: Option<&'static str>,
     /// Whether it is `#[default]`.
     pub default: bool,
-    /// Its `#[serde(...)]`, if any.
-    pub serde: Option<Serde>,
+    /// The argument of its `#[serde(...)]`, if any.
+    pub serde: Option<Argument>,
     pub name: String,
-    /// The full path of its one field's type, if it has one.
-    pub field: Option<&'static str>,
+    /// The type of its one field, if it has one.
+    pub field: Option<Ty>,
 }
 
-/// The one argument of a variant's `#[serde(...)]`.
-pub(in crate::emit) enum Serde {
-    /// `rename = "value"`.
-    Rename(String),
-    /// `untagged`.
-    Untagged,
+/// An argument of a `#[serde(...)]`.
+#[derive(Clone)]
+pub(in crate::emit) enum Argument {
+    /// `default`, `untagged`.
+    Flag(&'static str),
+    /// `rename = "value"`; serde's path keys' values are paths, shortened
+    /// as the types' paths are.
+    Value(&'static str, String),
+}
+
+/// A type: a path in full (`::std::string::String`, `Spec`), with its
+/// generic arguments.
+#[derive(Clone)]
+pub(in crate::emit) enum Ty {
+    Path(Cow<'static, str>),
+    Generic(&'static str, Vec<Ty>),
+}
+
+impl std::fmt::Display for Ty {
+    /// The type as Rust: its paths in full, its arguments after `<`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ty::Path(path) => f.write_str(path),
+            Ty::Generic(path, arguments) => {
+                write!(f, "{path}<")?;
+                for (i, argument) in arguments.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{argument}")?;
+                }
+                f.write_str(">")
+            }
+        }
+    }
+}
+
+impl Described {
+    fn name(&self) -> &str {
+        match self {
+            Described::Struct(s) => &s.name,
+            Described::Enum(e) => &e.name,
+        }
+    }
 }
 
 /// The marker item of the `n`th described item.
@@ -70,13 +145,52 @@ pub(super) fn marker_at(tokens: &[TokenTree]) -> Option<(usize, usize)> {
     }
 }
 
-/// `item`, printed.
-pub(super) fn enum_item(p: &mut Printer<'_>, item: &EnumItem) -> Option<()> {
+/// `item`, printed (its attribute tokens taken out of it); its name.
+pub(super) fn item(p: &mut Printer<'_>, item: &mut Described) -> Option<String> {
+    match item {
+        Described::Struct(s) => struct_item(p, s)?,
+        Described::Enum(e) => enum_item(p, e)?,
+    }
+    Some(item.name().to_owned())
+}
+
+fn struct_item(p: &mut Printer<'_>, item: &mut StructItem) -> Option<()> {
     if let Some(doc) = &item.doc {
         doc_line(p, doc);
     }
-    let mut attrs: Vec<TokenTree> = item.attrs.clone().into_iter().collect();
-    outer_attrs(p, &mut attrs)?;
+    attrs(p, &mut item.attrs)?;
+    p.cbox(INDENT);
+    p.word("pub struct ");
+    p.word(&item.name);
+    p.word(" {");
+    p.hardbreak_if_nonempty();
+    for field in &mut item.fields {
+        for line in &field.doc {
+            doc_line(p, line);
+        }
+        if !field.serde.is_empty() {
+            serde_attr(p, &field.serde);
+        }
+        attrs(p, &mut field.attrs)?;
+        p.word("pub ");
+        p.word(&field.name);
+        p.word(": ");
+        ty(p, &field.ty);
+        p.word(",");
+        p.hardbreak();
+    }
+    p.offset(-INDENT);
+    p.end();
+    p.word("}");
+    p.hardbreak();
+    Some(())
+}
+
+fn enum_item(p: &mut Printer<'_>, item: &mut EnumItem) -> Option<()> {
+    if let Some(doc) = &item.doc {
+        doc_line(p, doc);
+    }
+    attrs(p, &mut item.attrs)?;
     p.cbox(INDENT);
     p.word("pub enum ");
     p.word(&item.name);
@@ -90,21 +204,15 @@ pub(super) fn enum_item(p: &mut Printer<'_>, item: &EnumItem) -> Option<()> {
             p.word("#[default]");
             p.space();
         }
-        match &variant.serde {
-            Some(Serde::Rename(value)) => serde_attr(p, |p| {
-                p.word("rename = ");
-                p.display(Literal::string(value));
-            }),
-            Some(Serde::Untagged) => serde_attr(p, |p| p.word("untagged")),
-            None => {}
+        if let Some(argument) = &variant.serde {
+            serde_attr(p, std::slice::from_ref(argument));
         }
         p.word(&variant.name);
-        if let Some(ty) = variant.field {
+        if let Some(field) = &variant.field {
             p.cbox(INDENT);
             p.word("(");
             p.zerobreak();
-            let written = paths::written(ty, p.table, p.used);
-            p.word(&written);
+            ty(p, field);
             p.trailing_comma(true);
             p.offset(-INDENT);
             p.word(")");
@@ -120,6 +228,12 @@ pub(super) fn enum_item(p: &mut Printer<'_>, item: &EnumItem) -> Option<()> {
     Some(())
 }
 
+/// Outer attributes given as tokens, taken out of `tokens` and walked.
+fn attrs(p: &mut Printer<'_>, tokens: &mut TokenStream) -> Option<()> {
+    let mut tokens: Vec<TokenTree> = std::mem::take(tokens).into_iter().collect();
+    outer_attrs(p, &mut tokens)
+}
+
 /// A doc comment line: `///` and `text`.
 fn doc_line(p: &mut Printer<'_>, text: &str) {
     p.word("///");
@@ -127,13 +241,27 @@ fn doc_line(p: &mut Printer<'_>, text: &str) {
     p.hardbreak();
 }
 
-/// `#[serde(argument)]`, the argument written by `argument`: the box
-/// and breaks an attribute's parenthesised arguments get.
-fn serde_attr(p: &mut Printer<'_>, argument: impl FnOnce(&mut Printer<'_>)) {
+/// `#[serde(arguments)]`: the box and breaks that an attribute's
+/// parenthesised arguments get, a break after each comma.
+fn serde_attr(p: &mut Printer<'_>, arguments: &[Argument]) {
     p.word("#[serde(");
     p.cbox(INDENT);
     p.zerobreak();
-    argument(p);
+    for (i, argument) in arguments.iter().enumerate() {
+        if i > 0 {
+            p.word(",");
+            p.space();
+        }
+        match argument {
+            Argument::Flag(name) => p.word(name),
+            Argument::Value(key, value) => {
+                p.word(key);
+                p.word(" = ");
+                let value = paths::serde_value(key, value, p.table, p.used);
+                p.display(Literal::string(&value));
+            }
+        }
+    }
     p.zerobreak();
     p.offset(-INDENT);
     p.end();
@@ -141,19 +269,48 @@ fn serde_attr(p: &mut Printer<'_>, argument: impl FnOnce(&mut Printer<'_>)) {
     p.space();
 }
 
+/// A type, its paths short where the table allows (prettyplease's `path`
+/// of a type: a box around the generic arguments, broken after `<` and
+/// after each comma when they do not fit).
+fn ty(p: &mut Printer<'_>, ty: &Ty) {
+    match ty {
+        Ty::Path(full) => {
+            let written = paths::written(full, p.table, p.used);
+            p.word(&written);
+        }
+        Ty::Generic(full, arguments) => {
+            let written = paths::written(full, p.table, p.used);
+            p.word(&written);
+            p.word("<");
+            p.cbox(INDENT);
+            p.zerobreak();
+            for (i, argument) in arguments.iter().enumerate() {
+                self::ty(p, argument);
+                p.trailing_comma(i + 1 == arguments.len());
+            }
+            p.offset(-INDENT);
+            p.end();
+            p.word(">");
+        }
+    }
+}
+
 /// Each of `items` laid out on its own, `depth` modules deep, with the
 /// paths of `table` short, and which of those they use: the texts that
-/// replace their markers in what prettyplease lays out.
-pub(in crate::emit) fn texts(items: &[EnumItem], depth: usize, table: &[paths::Short]) -> (Vec<String>, Vec<bool>) {
+/// replace their markers in what prettyplease lays out; `None` if an
+/// attribute is of a shape the layout does not know (the emitter writes
+/// none).
+pub(in crate::emit) fn texts(
+    items: &[Described],
+    depth: usize,
+    table: &[paths::Short],
+) -> Option<(Vec<String>, Vec<bool>)> {
     let mut used = vec![false; table.len()];
-    let texts = items
-        .iter()
-        .map(|item| {
-            let mut printer = Printer::new(depth, table, &mut used);
-            // An enum's attributes are the ones the layout walks on every
-            // struct too: they are known.
-            enum_item(&mut printer, item).map(|()| printer.finish()).unwrap_or_default()
-        })
-        .collect();
-    (texts, used)
+    let mut texts = Vec::with_capacity(items.len());
+    for described in items {
+        let mut printer = Printer::new(depth, table, &mut used);
+        item(&mut printer, &mut described.clone())?;
+        texts.push(printer.finish());
+    }
+    Some((texts, used))
 }

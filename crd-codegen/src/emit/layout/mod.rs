@@ -1,25 +1,25 @@
-//! The structs and enums of a version module laid out as prettyplease lays
-//! them out, straight from their tokens or their description: no syn
-//! parse, no syntax tree.
+//! The items of a version module laid out as prettyplease lays them out,
+//! without syn: no parse, no syntax tree.
 //!
 //! prettyplease is a line breaker in the manner of Oppen's (a stream of
 //! words, breaks and nested boxes, each box broken when it does not fit in
 //! the line's remaining space) fed by a walk of syn's tree. The items the
-//! generator writes for its types have few shapes — attributes, a struct
-//! with named fields, path types — so [`items`] walks their tokens
-//! directly and feeds the same stream to [`Printer`], the same kind of
-//! line breaker, with prettyplease's margin, indentation and minimum line
-//! space. An enum the emitter described is written from its description
-//! ([`described`]). A `const _` block of impls that
-//! the emitter described as one of [`super::templates`]' fixed shapes is
-//! written from that description, the blocks of schema defaults and
-//! constructors are walked by [`impls`]; anything else (the other
-//! `const _` blocks, and any shape the walks do not know) is left to
-//! prettyplease: [`Piece::Tokens`].
+//! generator writes for its types have few shapes, so they are fed to
+//! [`Printer`], the same kind of line breaker with prettyplease's margin,
+//! indentation and minimum line space, the stream prettyplease's walk
+//! would give: the structs and enums from the emitter's description of
+//! them ([`described`]), their attributes by a walk of the attributes'
+//! tokens ([`outer_attrs`]). A `const _` block of impls that the emitter
+//! described as one of [`super::templates`]' fixed shapes is written from
+//! that description, the blocks of schema defaults and constructors are
+//! walked by [`impls`]; anything else (the other `const _` blocks, and
+//! any shape the walks do not know) is left to prettyplease:
+//! [`Piece::Tokens`].
 //!
 //! A profile of `crd generate` put syn's parse and prettyplease at half of
-//! the layout's time. The crate's tests lay out every item both ways and
-//! compare the text (`cfg(test)` in `runs.rs`).
+//! the layout's time. The crate's tests lay out every block both ways and
+//! compare the text, and check that prettyplease leaves every described
+//! item as it is (`cfg(test)` in `runs.rs`).
 
 use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 
@@ -37,13 +37,11 @@ const MIN_SPACE: isize = 60;
 /// The size of a hard break, which never fits.
 const INFINITY: isize = 0xffff;
 
-/// The items and `const _` blocks a run's emitter described, and the
-/// paths the blocks write.
+/// The `const _` blocks a run's emitter described, and the paths they
+/// write.
 pub(super) struct Templates<'a> {
     pub by_type: &'a foldhash::HashMap<String, Template>,
     pub paths: templates::Paths<'a>,
-    /// The items of the run's markers, by index ([`described::marker`]).
-    pub described: &'a [described::EnumItem],
 }
 
 /// One item of a run: laid out here, or left to prettyplease.
@@ -52,17 +50,20 @@ pub(super) enum Piece {
     Tokens(TokenStream),
 }
 
-/// The items of `tokens`, each indented `depth` levels, with the paths
-/// of `table` short in those laid out here, and which of the paths they
-/// use; `None` when a token is not where an item, an attribute or a type
-/// can have it. The items left to prettyplease keep their full paths.
+/// The items of `tokens` — markers of the `described` items, and `const
+/// _` blocks — each indented `depth` levels, with the paths of `table`
+/// short in those laid out here, and which of the paths they use; `None`
+/// when a marker or an attribute is not one the layout knows (the
+/// described items' attribute tokens are then spent). The items left to
+/// prettyplease keep their full paths.
 pub(super) fn items(
     tokens: TokenStream,
     depth: usize,
     table: &[Short],
     templates: &Templates<'_>,
+    described: &mut [described::Described],
 ) -> Option<(Vec<Piece>, Vec<bool>)> {
-    let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut used = vec![false; table.len()];
     let mut pieces = Vec::new();
     let mut at = 0;
@@ -70,43 +71,23 @@ pub(super) fn items(
     let mut owner = None;
     while at < tokens.len() {
         if let Some((n, len)) = described::marker_at(&tokens[at..]) {
-            let item = templates.described.get(n)?;
             let mut printer = Printer::new(depth, table, &mut used);
-            described::enum_item(&mut printer, item)?;
+            owner = Some(described::item(&mut printer, described.get_mut(n)?)?);
             pieces.push(Piece::Text(printer.finish()));
-            owner = Some(item.name.clone());
             at += len;
             continue;
         }
-        let body = attrs_end(&tokens, at);
-        let is_struct = matches!(
-            (tokens.get(body), tokens.get(body + 1)),
-            (Some(TokenTree::Ident(vis)), Some(TokenTree::Ident(keyword))) if vis == "pub" && keyword == "struct"
-        );
-        if is_struct {
-            let end = body + 4;
-            let mut printer = Printer::new(depth, table, &mut used);
-            let item = end.min(tokens.len());
-            struct_item(&mut printer, &mut tokens[at..item])?;
-            pieces.push(Piece::Text(printer.finish()));
-            owner = match tokens.get(body + 2) {
-                Some(TokenTree::Ident(name)) => Some(name.to_string()),
-                _ => None,
-            };
-            at = end;
-        } else {
-            // Any other item runs to its `;` (`const _: () = { ... };`).
-            let end = (body..tokens.len()).find(|&i| is_punct(&tokens[i], ';'))? + 1;
-            let item = &tokens[at..end];
-            let template = owner.as_deref().and_then(|name| Some((name, templates.by_type.get(name)?)));
-            let text = template.and_then(|(name, t)| t.text(item, depth, name, &templates.paths, table, &mut used));
-            let text = text.or_else(|| const_block(item, depth, table, &mut used));
-            pieces.push(match text {
-                Some(text) => Piece::Text(text),
-                None => Piece::Tokens(item.iter().cloned().collect()),
-            });
-            at = end;
-        }
+        // Any other item runs to its `;` (`const _: () = { ... };`).
+        let end = (at..tokens.len()).find(|&i| is_punct(&tokens[i], ';'))? + 1;
+        let item = &tokens[at..end];
+        let template = owner.as_deref().and_then(|name| Some((name, templates.by_type.get(name)?)));
+        let text = template.and_then(|(name, t)| t.text(item, depth, name, &templates.paths, table, &mut used));
+        let text = text.or_else(|| const_block(item, depth, table, &mut used));
+        pieces.push(match text {
+            Some(text) => Piece::Text(text),
+            None => Piece::Tokens(item.iter().cloned().collect()),
+        });
+        at = end;
     }
     Some((pieces, used))
 }
@@ -140,33 +121,6 @@ fn is_punct_at(tokens: &[TokenTree], at: usize, ch: char) -> bool {
     tokens.get(at).is_some_and(|t| is_punct(t, ch))
 }
 
-/// `attrs pub struct Name { fields }` (prettyplease's `item_struct`).
-fn struct_item(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
-    let body = attrs_end(tokens, 0);
-    let (attrs, rest) = tokens.split_at_mut(body);
-    outer_attrs(p, attrs)?;
-    let [_, _, TokenTree::Ident(name), TokenTree::Group(members), ..] = rest else { return None };
-    if members.delimiter() != Delimiter::Brace {
-        return None;
-    }
-    p.cbox(INDENT);
-    p.word("pub struct ");
-    p.display(name);
-    p.word(" {");
-    p.hardbreak_if_nonempty();
-    let mut members = take_contents(members);
-    for range in member_ranges(&members) {
-        field(p, &mut members[range])?;
-        p.word(",");
-        p.hardbreak();
-    }
-    p.offset(-INDENT);
-    p.end();
-    p.word("}");
-    p.hardbreak();
-    Some(())
-}
-
 /// The tokens inside `group`, taken out of it (it is left empty).
 /// `Group::stream` shares the group's tokens, and iterating a shared
 /// stream copies every token in it, each identifier's text included;
@@ -177,14 +131,9 @@ fn take_contents(group: &mut Group) -> Vec<TokenTree> {
     stream.into_iter().collect()
 }
 
-/// The comma-separated members of a struct or enum body; commas between
-/// a type's generic arguments (inside `<` and `>`) do not separate.
+/// The comma-separated members of a list; commas between a type's
+/// generic arguments (inside `<` and `>`) do not separate.
 fn split_members(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
-    member_ranges(tokens).into_iter().map(|range| &tokens[range]).collect()
-}
-
-/// Where each of [`split_members`]' members is.
-fn member_ranges(tokens: &[TokenTree]) -> Vec<std::ops::Range<usize>> {
     let mut members = Vec::new();
     let (mut start, mut angles) = (0, 0_usize);
     for (i, token) in tokens.iter().enumerate() {
@@ -192,37 +141,16 @@ fn member_ranges(tokens: &[TokenTree]) -> Vec<std::ops::Range<usize>> {
             TokenTree::Punct(p) if p.as_char() == '<' => angles += 1,
             TokenTree::Punct(p) if p.as_char() == '>' => angles = angles.saturating_sub(1),
             TokenTree::Punct(p) if p.as_char() == ',' && angles == 0 => {
-                members.push(start..i);
+                members.push(&tokens[start..i]);
                 start = i + 1;
             }
             _ => {}
         }
     }
     if start < tokens.len() {
-        members.push(start..tokens.len());
+        members.push(&tokens[start..]);
     }
     members
-}
-
-/// `attrs pub name: Type` (prettyplease's `field`).
-fn field(p: &mut Printer<'_>, tokens: &mut [TokenTree]) -> Option<()> {
-    let body = attrs_end(tokens, 0);
-    outer_attrs(p, &mut tokens[..body])?;
-    match tokens.get(body..body + 3)? {
-        [TokenTree::Ident(vis), TokenTree::Ident(name), colon] if vis == "pub" && is_punct(colon, ':') => {
-            p.word("pub ");
-            p.display(name);
-            p.word(": ");
-        }
-        _ => return None,
-    }
-    ty(p, &tokens[body + 3..])
-}
-
-/// A path type: `::a::b<T, U>` (prettyplease's `path` of `PathKind::Type`).
-fn ty(p: &mut Printer<'_>, tokens: &[TokenTree]) -> Option<()> {
-    let end = path_type(p, tokens, 0)?;
-    (end == tokens.len()).then_some(())
 }
 
 /// The path type at `at`, printed; where it ends.
