@@ -68,7 +68,7 @@ pub(super) fn type_keywords(
     if !doc.is_empty() {
         given.insert("description".to_owned(), Value::String(doc));
     }
-    let mut out = Map::new();
+    let mut out = described(node, &given);
     for (key, value) in own_keywords(node, true, None) {
         if given.get(&key) != Some(&value) {
             out.insert(key, value);
@@ -140,7 +140,7 @@ fn difference(space: &TypeSpace, node: &Structural, ty: &TypeRef, given: &Map<St
         _ => None,
     };
     let own = own_keywords(node, structural_object, child.map(|(key, _, _)| key));
-    let mut out = Map::new();
+    let mut out = described(node, given);
     for (key, value) in &own {
         if given.get(key) != Some(value) {
             out.insert(key.clone(), value.clone());
@@ -150,8 +150,9 @@ fn difference(space: &TypeSpace, node: &Structural, ty: &TypeRef, given: &Map<St
     // value removes it (crd-vocabulary's `Unset`: the `anyOf` of an
     // int-or-string node without one, the preservation of a preserving
     // array's items, which are `Value`s).
+    let has = |key: &str| own.contains_key(key) || (key == "description" && !node.generic.description.is_empty());
     for (key, value) in given {
-        if !own.contains_key(key) && Some(key.as_str()) != child.map(|(k, _, _)| k) {
+        if !has(key) && Some(key.as_str()) != child.map(|(k, _, _)| k) {
             out.extend(unset(key, value).map(|empty| (key.clone(), empty)));
         }
     }
@@ -182,8 +183,23 @@ fn given_child(given: &Map<String, Value>, key: &str) -> Map<String, Value> {
     }
 }
 
-/// The keywords of a node, as JSON (the OpenAPI form of the structural
-/// node), without the child its type handles (`items` of a `Vec`,
+/// The node's description as the first keyword to state, unless `given`
+/// gives it: first, where the OpenAPI form of a node has it (its `id`,
+/// `$schema` and `$ref` come before it, and structural schemas have
+/// none). [`own_keywords`] leaves it out, so that the text, often the
+/// longest part of a node, is compared where it is, not copied twice.
+fn described(node: &Structural, given: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let description = &node.generic.description;
+    if !description.is_empty() && given.get("description").and_then(Value::as_str) != Some(description.as_str()) {
+        out.insert("description".to_owned(), Value::String(description.clone()));
+    }
+    out
+}
+
+/// The keywords of a node but its description ([`described`]), as JSON
+/// (the OpenAPI form of the structural node), without the child its type
+/// handles (`items` of a `Vec`,
 /// `additionalProperties` of a map, compared child by child) and, for
 /// nodes that become structs, the `properties` and `required` the struct's
 /// fields give (a `required` naming something else is stated). Any other
@@ -202,7 +218,18 @@ fn own_keywords(node: &Structural, structural_object: bool, child: Option<&str>)
         } else {
             node.additional_properties.clone()
         },
-        generic: node.generic.clone(),
+        generic: {
+            let g = &node.generic;
+            crd_schema::structural::Generic {
+                description: String::new(),
+                type_: g.type_.clone(),
+                title: g.title.clone(),
+                default: g.default.clone(),
+                nullable: g.nullable,
+                external_docs: g.external_docs.clone(),
+                example: g.example.clone(),
+            }
+        },
         extensions: node.extensions.clone(),
         validation_extensions: node.validation_extensions.clone(),
         value_validation: node.value_validation.clone(),
