@@ -57,7 +57,7 @@ struct Ctx<'a> {
     derives: Vec<(String, TokenStream)>,
     /// `#[derive(...)]` attributes built, by their base derives
     /// (`types::derive_attr`).
-    derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, TokenStream)>>,
+    derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, layout::described::Derive, bool)>>,
     /// The `const _` blocks of a fixed shape, by the type they follow.
     templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
     /// The `k8s-openapi` path as its tokens print, without spaces.

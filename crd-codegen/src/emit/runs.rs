@@ -365,18 +365,19 @@ mod tests {
     /// doc comments, attributes, fields, variants and types sit on either
     /// side of every width prettyplease breaks at, and an empty struct.
     fn boundary_described(pad: usize) -> Vec<layout::described::Described> {
-        use layout::described::{Argument, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
+        use layout::described::{Argument, Derive, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
         let (name, text) = ("n".repeat(pad), "t".repeat(pad));
         let path = |full: &'static str| Ty::Path(full.into());
         let option = |inner| Ty::Generic("::std::option::Option", vec![inner]);
         let map = |value| Ty::Generic("::std::collections::BTreeMap", vec![path("::std::string::String"), value]);
         let field = |name: String, serde, attrs, ty| FieldItem { doc: Vec::new(), serde, attrs, name, ty };
+        let derived = ["Clone", "Debug", "::serde::Serialize", "::serde::Deserialize", "schemars::JsonSchema"];
         let described = StructItem {
-            doc: None,
+            doc: Some("@doc#0".to_owned()),
+            derive: Derive::Paths(derived.iter().map(|d| d.to_string()).collect()),
             attrs: quote! {
                 #[doc = " One line with trailing spaces.   "]
                 #[doc = ""]
-                #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize, schemars::JsonSchema)]
                 #[crd(group = "example.com", short_names = ["a", #text], printer_column(name = #text, priority = -1))]
                 #[schema(items(description = #text, list_type = "map"), minimum = 1.5, flag)]
             },
@@ -415,14 +416,20 @@ mod tests {
                 },
             ],
         };
-        let empty = StructItem { doc: None, attrs: TokenStream::new(), name: "Empty".to_owned(), fields: Vec::new() };
+        let empty = StructItem {
+            doc: None,
+            derive: Derive::Paths(Vec::new().into()),
+            attrs: TokenStream::new(),
+            name: "Empty".to_owned(),
+            fields: Vec::new(),
+        };
         let variant = |name: String, serde, field| Variant { doc: None, default: false, serde, name, field };
         let open = EnumItem {
             doc: Some("@doc#0".to_owned()),
-            attrs: quote! {
+            derive: Derive::Tokens(quote! {
                 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize)]
-                #[allow(clippy::enum_variant_names)]
-            },
+            }),
+            attrs: quote!(#[allow(clippy::enum_variant_names)]),
             name: format!("D{name}"),
             variants: vec![
                 Variant {
@@ -439,7 +446,8 @@ mod tests {
         };
         let strict = EnumItem {
             doc: None,
-            attrs: quote!(#[derive(Clone, ::serde::Deserialize)]),
+            derive: Derive::Paths(["Clone".to_owned(), "::serde::Deserialize".to_owned()].into()),
+            attrs: TokenStream::new(),
             name: format!("E{name}"),
             variants: vec![
                 variant(format!("X{name}"), None, None),

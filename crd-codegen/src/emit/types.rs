@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::layout::described::{Argument, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
+use super::frame::is_path_char;
+use super::layout::described::{Argument, Derive, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
 use super::templates::Template;
 use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
 use crate::naming::bare;
@@ -23,12 +24,14 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 }
 
 /// `#[derive(...)]` with the base derives (paths or `Default`) followed by
-/// the user's extras that are not already there; built once per list of
-/// base derives (a handful per file).
-fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
+/// the user's extras that are not already there, and whether its
+/// arguments repeat one as clippy's `duplicated_attributes` keys them
+/// (two extras from one crate); built once per list of base derives (a
+/// handful per file).
+fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
     let mut built = ctx.derive_attrs.borrow_mut();
-    if let Some((_, attr)) = built.iter().find(|(b, _)| b == base) {
-        return attr.clone();
+    if let Some((_, derive, repeats)) = built.iter().find(|(b, _, _)| b == base) {
+        return (derive.clone(), *repeats);
     }
     let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
     let own: Vec<&str> = base.iter().copied().chain([schema.as_str()]).collect();
@@ -40,9 +43,16 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> TokenStream {
             paths.push(extra.clone());
         }
     }
+    let texts: Vec<String> = paths.iter().map(|p| p.to_string().replace(' ', "")).collect();
     let attr = attribute("derive", paths);
-    built.push((base.to_vec(), attr.clone()));
-    attr
+    let repeats = schema_attrs::repeats_arguments(attr.clone());
+    let derive = if texts.iter().all(|t| t.chars().all(is_path_char)) {
+        Derive::Paths(texts.into())
+    } else {
+        Derive::Tokens(attr)
+    };
+    built.push((base.to_vec(), derive.clone(), repeats));
+    (derive, repeats)
 }
 
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
@@ -52,7 +62,7 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     } else {
         &["Clone", "Debug", "PartialEq", "::serde::Serialize", "::serde::Deserialize"]
     };
-    let derive = derive_attr(ctx, base);
+    let (derive, derive_repeats) = derive_attr(ctx, base);
     let crd = match (&s.resource, &s.crd) {
         (Some(resource), Some(crd)) => schema_attrs::crd_attr(resource, crd),
         _ => quote!(),
@@ -69,12 +79,14 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
         name: f.to_owned(),
         ty: ctx.ty_of(&TypeRef::Map(Box::new(TypeRef::Value))),
     }));
-    let duplicated = schema_attrs::repeats_arguments(quote!(#derive #crd #schema)).then(duplicated_allow);
+    // The derive's keys (`derive:...`) are apart from the others'.
+    let duplicated = (derive_repeats || schema_attrs::repeats_arguments(quote!(#crd #schema))).then(duplicated_allow);
     let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
     let item = StructItem {
         doc: ctx.doc_placeholder(&def.doc),
-        attrs: TokenStream::from_iter([derive, crd, schema, duplicated.unwrap_or_default()]),
+        derive,
+        attrs: TokenStream::from_iter([crd, schema, duplicated.unwrap_or_default()]),
         name: def.name.clone(),
         fields,
     };
@@ -179,7 +191,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     if e.catch_all.is_none() {
         base.push("::serde::Deserialize");
     }
-    let derive = derive_attr(ctx, &base);
+    let (derive, _) = derive_attr(ctx, &base);
     let schema = schema_attrs::type_attr(ctx, &serde_json::Map::new());
     let variants = e.variants.iter().enumerate().map(|(i, (variant, json))| Variant {
         doc: None,
@@ -199,7 +211,8 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
     let item = EnumItem {
         doc: ctx.doc_placeholder(&def.doc),
-        attrs: TokenStream::from_iter([derive, schema, allow.unwrap_or_default()]),
+        derive,
+        attrs: TokenStream::from_iter([schema, allow.unwrap_or_default()]),
         name: def.name.clone(),
         variants: variants.chain(catch_all).collect(),
     };

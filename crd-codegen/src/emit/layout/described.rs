@@ -14,6 +14,7 @@
 //! (`cfg(test)` in `runs.rs`).
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream, TokenTree};
 
@@ -36,6 +37,7 @@ pub(in crate::emit) enum Described {
 pub(in crate::emit) struct StructItem {
     /// The placeholder of its doc comment (`@doc#3`), if it has one.
     pub doc: Option<String>,
+    pub derive: Derive,
     /// Its other outer attributes, as tokens.
     pub attrs: TokenStream,
     pub name: String,
@@ -60,6 +62,7 @@ pub(in crate::emit) struct FieldItem {
 pub(in crate::emit) struct EnumItem {
     /// The placeholder of its doc comment (`@doc#3`), if it has one.
     pub doc: Option<String>,
+    pub derive: Derive,
     /// Its other outer attributes, as tokens.
     pub attrs: TokenStream,
     pub name: String,
@@ -78,6 +81,14 @@ pub(in crate::emit) struct Variant {
     pub name: String,
     /// The type of its one field, if it has one.
     pub field: Option<Ty>,
+}
+
+/// A `#[derive(...)]`: its paths as written in full (shared by the items
+/// that derive the same), or, when one is not a plain path, its tokens.
+#[derive(Clone)]
+pub(in crate::emit) enum Derive {
+    Paths(Rc<[String]>),
+    Tokens(TokenStream),
 }
 
 /// An argument of a `#[serde(...)]`.
@@ -158,6 +169,7 @@ fn struct_item(p: &mut Printer<'_>, item: &mut StructItem) -> Option<()> {
     if let Some(doc) = &item.doc {
         doc_line(p, doc);
     }
+    derive(p, &mut item.derive)?;
     attrs(p, &mut item.attrs)?;
     p.cbox(INDENT);
     p.word("pub struct ");
@@ -190,6 +202,7 @@ fn enum_item(p: &mut Printer<'_>, item: &mut EnumItem) -> Option<()> {
     if let Some(doc) = &item.doc {
         doc_line(p, doc);
     }
+    derive(p, &mut item.derive)?;
     attrs(p, &mut item.attrs)?;
     p.cbox(INDENT);
     p.word("pub enum ");
@@ -232,6 +245,33 @@ fn enum_item(p: &mut Printer<'_>, item: &mut EnumItem) -> Option<()> {
 fn attrs(p: &mut Printer<'_>, tokens: &mut TokenStream) -> Option<()> {
     let mut tokens: Vec<TokenTree> = std::mem::take(tokens).into_iter().collect();
     outer_attrs(p, &mut tokens)
+}
+
+/// `#[derive(paths)]`, each path short where the table allows: the box
+/// and breaks of an attribute's parenthesised arguments.
+fn derive(p: &mut Printer<'_>, derive: &mut Derive) -> Option<()> {
+    let paths = match derive {
+        Derive::Paths(paths) if paths.is_empty() => return Some(()),
+        Derive::Paths(paths) => paths,
+        Derive::Tokens(tokens) => return attrs(p, tokens),
+    };
+    p.word("#[derive(");
+    p.cbox(INDENT);
+    p.zerobreak();
+    for (i, path) in paths.iter().enumerate() {
+        if i > 0 {
+            p.word(",");
+            p.space();
+        }
+        let written = paths::written(path, p.table, p.used);
+        p.word(&written);
+    }
+    p.zerobreak();
+    p.offset(-INDENT);
+    p.end();
+    p.word(")]");
+    p.space();
+    Some(())
 }
 
 /// A doc comment line: `///` and `text`.
