@@ -58,8 +58,10 @@ struct Ctx<'a> {
     /// `#[derive(...)]` attributes built, by their base derives
     /// (`types::derive_attr`).
     derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, layout::described::Derive, bool)>>,
-    /// The `const _` blocks of a fixed shape, by the type they follow.
-    templates: std::cell::RefCell<foldhash::HashMap<String, templates::Template>>,
+    /// How deep the run's module is, and its short paths: where the
+    /// blocks the emitter writes as text go.
+    depth: usize,
+    table: &'a [paths::Short],
     /// The `k8s-openapi` path as its tokens print, without spaces.
     k8s_text: String,
     /// The items described rather than emitted, by marker index.
@@ -92,10 +94,17 @@ impl Paths {
 
 impl<'a> Ctx<'a> {
     /// The context of emitting `space`'s types with `options`, whose paths
-    /// [`Paths::parse`] has checked. Each thread that lays out a run lexes
-    /// its own tokens (proc-macro2's tokens stay on the thread that made
-    /// them), without syn.
-    fn new(space: &'a TypeSpace, docs: &'a Docs<'a>, options: &EmitOptions) -> Result<Self> {
+    /// [`Paths::parse`] has checked, into a module `depth` modules deep
+    /// whose short paths are `table`. Each thread that lays out a run
+    /// lexes its own tokens (proc-macro2's tokens stay on the thread that
+    /// made them), without syn.
+    fn new(
+        space: &'a TypeSpace,
+        docs: &'a Docs<'a>,
+        options: &EmitOptions,
+        depth: usize,
+        table: &'a [paths::Short],
+    ) -> Result<Self> {
         let derives = options.derives.iter().map(|d| Ok((last_segment(d).to_owned(), lex_path("derive", d)?)));
         let k8s = lex_path("k8s_openapi_path", &options.k8s_openapi)?;
         Ok(Ctx {
@@ -107,7 +116,8 @@ impl<'a> Ctx<'a> {
             k8s,
             derives: derives.collect::<Result<_>>()?,
             derive_attrs: Default::default(),
-            templates: Default::default(),
+            depth,
+            table,
             described: Default::default(),
         })
     }
@@ -604,14 +614,11 @@ mod tests {
             }
             let space = &spaces[0].versions[0].space;
             let docs = Docs::default();
-            let ctx = Ctx::new(space, &docs, &options).expect("the options are paths");
-            let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
-            let by_type = ctx.templates.borrow();
-            let paths = templates::Paths { crd_schema: "::crd_schema" };
-            let templates = layout::Templates { by_type: &by_type, paths };
+            let ctx = Ctx::new(space, &docs, &options, 1, &table).expect("the options are paths");
+            let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
             let mut described = ctx.described.borrow_mut();
-            let (pieces, _) = layout::items(tokens, 1, &table, &templates, &mut described).expect("the items lay out");
+            let (pieces, _) = layout::items(tokens, 1, &table, &mut described).expect("the items lay out");
             left.push(pieces.iter().filter(|p| matches!(p, layout::Piece::Tokens(_))).count());
         }
         // The open enum's block is written as text while it fits, and

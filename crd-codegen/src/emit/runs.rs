@@ -19,7 +19,7 @@ use std::ops::Range;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Ctx, Docs, EmitOptions, layout, paths, templates, types};
+use super::{Ctx, Docs, EmitOptions, layout, paths, types};
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
 
@@ -142,16 +142,10 @@ fn lay_out(
         return Ok((String::new(), vec![false; module.table.len()]));
     }
     let docs = Docs::default();
-    let ctx = Ctx::new(&module.version.space, &docs, options)?;
+    let ctx = Ctx::new(&module.version.space, &docs, options, depth, &module.table)?;
     let emit = || -> TokenStream { types.clone().map(|i| types::type_def(&ctx, TypeId(i))).collect() };
     let items = emit();
-    let laid = {
-        let templates = layout::Templates {
-            by_type: &ctx.templates.borrow(),
-            paths: templates::Paths { crd_schema: &ctx.crd_schema_text },
-        };
-        items_text(items, depth, &module.table, &templates, &mut ctx.described.borrow_mut(), &module.crd.name)?
-    };
+    let laid = items_text(items, depth, &module.table, &mut ctx.described.borrow_mut(), &module.crd.name)?;
     // The layout takes the described items' attributes as it goes; for
     // prettyplease the items are emitted again.
     let (text, used) = match laid {
@@ -175,13 +169,12 @@ fn items_text(
     items: TokenStream,
     depth: usize,
     table: &[paths::Short],
-    templates: &layout::Templates<'_>,
     described: &mut [layout::described::Described],
     label: &str,
 ) -> Result<Option<(String, Vec<bool>)>> {
     #[cfg(test)]
     let (reference, shown) = (through_prettyplease(items.clone(), depth, table, described, label)?, items.to_string());
-    let Some((pieces, mut used)) = layout::items(items, depth, table, templates, described) else {
+    let Some((pieces, mut used)) = layout::items(items, depth, table, described) else {
         #[cfg(test)]
         panic!("items of a shape the layout does not know: {shown}");
         #[cfg(not(test))]
@@ -464,19 +457,14 @@ mod tests {
         for depth in [1, 2, 9] {
             for pad in 0..90 {
                 // Compares with prettyplease (`items_text`, under `cfg(test)`).
-                let by_type = Default::default();
-                let paths = templates::Paths { crd_schema: "::crd_schema" };
-                let templates = layout::Templates { by_type: &by_type, paths };
-                let (text, used) =
-                    items_text(boundary_items(pad), depth, &table, &templates, &mut boundary_described(pad), "test")
-                        .expect("the items lay out")
-                        .expect("of known shapes");
+                let (text, used) = items_text(boundary_items(pad), depth, &table, &mut boundary_described(pad), "test")
+                    .expect("the items lay out")
+                    .expect("of known shapes");
                 assert!(text.contains("pub struct T") && used.iter().any(|u| *u), "{text}");
                 assert!(text.contains(&format!("pub enum D{}", "n".repeat(pad))), "{text}");
                 // All of them laid out without prettyplease.
-                let (pieces, _) =
-                    layout::items(boundary_items(pad), depth, &table, &templates, &mut boundary_described(pad))
-                        .expect("known shapes");
+                let (pieces, _) = layout::items(boundary_items(pad), depth, &table, &mut boundary_described(pad))
+                    .expect("known shapes");
                 assert!(pieces.iter().all(|p| matches!(p, layout::Piece::Text(_))), "{text}");
             }
         }

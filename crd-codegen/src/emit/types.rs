@@ -236,7 +236,9 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
         let arms =
             e.variants.iter().map(|(variant, json)| (Literal::string(json).to_string(), ident(variant).to_string()));
         let template = Template::OpenEnum { arms: arms.collect(), catch_all: c.to_string() };
-        ctx.templates.borrow_mut().insert(def.name.clone(), template);
+        if let Some((text, used)) = template.text(ctx.depth, &def.name, &ctx.crd_schema_text, ctx.table) {
+            return ctx.describe(Described::Text { text, used });
+        }
         let crd_schema = &ctx.crd_schema;
         let arms = e.variants.iter().map(|(variant, json)| {
             let variant = ident(variant);

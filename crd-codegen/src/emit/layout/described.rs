@@ -25,11 +25,13 @@ use crate::emit::paths;
 /// `struct __crd_codegen_described_3;`.
 pub(in crate::emit) const MARKER: &str = "__crd_codegen_described_";
 
-/// An item, described.
+/// An item, described; or a block already written, with the paths of
+/// the table it uses (an open enum's `Deserialize`, `emit/templates.rs`).
 #[derive(Clone)]
 pub(in crate::emit) enum Described {
     Struct(StructItem),
     Enum(EnumItem),
+    Text { text: String, used: Vec<bool> },
 }
 
 /// A struct with named fields.
@@ -128,15 +130,6 @@ impl std::fmt::Display for Ty {
     }
 }
 
-impl Described {
-    fn name(&self) -> &str {
-        match self {
-            Described::Struct(s) => &s.name,
-            Described::Enum(e) => &e.name,
-        }
-    }
-}
-
 /// The marker item of the `n`th described item.
 pub(in crate::emit) fn marker(n: usize) -> TokenStream {
     let name = quote::format_ident!("{MARKER}{n}");
@@ -156,13 +149,19 @@ pub(super) fn marker_at(tokens: &[TokenTree]) -> Option<(usize, usize)> {
     }
 }
 
-/// `item`, printed (its attribute tokens taken out of it); its name.
-pub(super) fn item(p: &mut Printer<'_>, item: &mut Described) -> Option<String> {
+/// The text of `item`, `depth` modules deep, with the paths of `table`
+/// short (marking `used`); its attribute tokens are taken out of it.
+pub(super) fn item(item: &mut Described, depth: usize, table: &[paths::Short], used: &mut [bool]) -> Option<String> {
+    let mut printer = Printer::new(depth, table, used);
     match item {
-        Described::Struct(s) => struct_item(p, s)?,
-        Described::Enum(e) => enum_item(p, e)?,
+        Described::Struct(s) => struct_item(&mut printer, s)?,
+        Described::Enum(e) => enum_item(&mut printer, e)?,
+        Described::Text { text, used: marks } => {
+            used.iter_mut().zip(marks.iter()).for_each(|(all, this)| *all |= *this);
+            return Some(std::mem::take(text));
+        }
     }
-    Some(item.name().to_owned())
+    Some(printer.finish())
 }
 
 fn struct_item(p: &mut Printer<'_>, item: &mut StructItem) -> Option<()> {
@@ -348,9 +347,7 @@ pub(in crate::emit) fn texts(
     let mut used = vec![false; table.len()];
     let mut texts = Vec::with_capacity(items.len());
     for described in items {
-        let mut printer = Printer::new(depth, table, &mut used);
-        item(&mut printer, &mut described.clone())?;
-        texts.push(printer.finish());
+        texts.push(item(&mut described.clone(), depth, table, &mut used)?);
     }
     Some((texts, used))
 }

@@ -9,12 +9,11 @@
 //! indentation and minimum line space, the stream prettyplease's walk
 //! would give: the structs and enums from the emitter's description of
 //! them ([`described`]), their attributes by a walk of the attributes'
-//! tokens ([`outer_attrs`]). A `const _` block of impls that the emitter
-//! described as one of [`super::templates`]' fixed shapes is written from
-//! that description, the blocks of schema defaults and constructors are
-//! walked by [`impls`]; anything else (the other `const _` blocks, and
-//! any shape the walks do not know) is left to prettyplease:
-//! [`Piece::Tokens`].
+//! tokens ([`outer_attrs`]). A `const _` block the emitter wrote as text
+//! ([`super::templates`]) is put in its marker's place; the blocks of
+//! schema defaults and constructors are walked by [`impls`]; anything
+//! else (the other `const _` blocks, and any shape the walks do not know)
+//! is left to prettyplease: [`Piece::Tokens`].
 //!
 //! A profile of `crd generate` put syn's parse and prettyplease at half of
 //! the layout's time. The crate's tests lay out every block both ways and
@@ -24,7 +23,6 @@
 use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 
 use super::paths::{self, Short};
-use super::templates::{self, Template};
 
 pub(super) mod described;
 mod impls;
@@ -36,13 +34,6 @@ const INDENT: isize = 4;
 const MIN_SPACE: isize = 60;
 /// The size of a hard break, which never fits.
 const INFINITY: isize = 0xffff;
-
-/// The `const _` blocks a run's emitter described, and the paths they
-/// write.
-pub(super) struct Templates<'a> {
-    pub by_type: &'a foldhash::HashMap<String, Template>,
-    pub paths: templates::Paths<'a>,
-}
 
 /// One item of a run: laid out here, or left to prettyplease.
 pub(super) enum Piece {
@@ -60,30 +51,22 @@ pub(super) fn items(
     tokens: TokenStream,
     depth: usize,
     table: &[Short],
-    templates: &Templates<'_>,
     described: &mut [described::Described],
 ) -> Option<(Vec<Piece>, Vec<bool>)> {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut used = vec![false; table.len()];
     let mut pieces = Vec::new();
     let mut at = 0;
-    // The type the items since the last struct or enum follow.
-    let mut owner = None;
     while at < tokens.len() {
         if let Some((n, len)) = described::marker_at(&tokens[at..]) {
-            let mut printer = Printer::new(depth, table, &mut used);
-            owner = Some(described::item(&mut printer, described.get_mut(n)?)?);
-            pieces.push(Piece::Text(printer.finish()));
+            pieces.push(Piece::Text(described::item(described.get_mut(n)?, depth, table, &mut used)?));
             at += len;
             continue;
         }
         // Any other item runs to its `;` (`const _: () = { ... };`).
         let end = (at..tokens.len()).find(|&i| is_punct(&tokens[i], ';'))? + 1;
         let item = &tokens[at..end];
-        let template = owner.as_deref().and_then(|name| Some((name, templates.by_type.get(name)?)));
-        let text = template.and_then(|(name, t)| t.text(item, depth, name, &templates.paths, table, &mut used));
-        let text = text.or_else(|| const_block(item, depth, table, &mut used));
-        pieces.push(match text {
+        pieces.push(match const_block(item, depth, table, &mut used) {
             Some(text) => Piece::Text(text),
             None => Piece::Tokens(item.iter().cloned().collect()),
         });
