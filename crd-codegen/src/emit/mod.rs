@@ -221,6 +221,20 @@ fn complexity(ty: &TypeRef, nest: u32) -> u32 {
     }
 }
 
+/// `value` as a string literal, as proc-macro2's `Literal::string` writes
+/// it: a printable ASCII text without `"` or `\` (nearly every one) is
+/// quoted as it is, without escaping it a character at a time.
+fn string_literal(value: &str) -> String {
+    if value.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\') {
+        let mut out = String::with_capacity(value.len() + 2);
+        out.push('"');
+        out.push_str(value);
+        out.push('"');
+        return out;
+    }
+    proc_macro2::Literal::string(value).to_string()
+}
+
 /// The value of a string literal written as `text`: borrowed from it when
 /// it has no escape (nearly all), else read by syn.
 fn string_value(text: &str) -> Option<Cow<'_, str>> {
@@ -496,6 +510,16 @@ mod tests {
         let attrs = docs.placeholder(description, &none).map(|placeholder| quote!(#[doc = #placeholder]));
         let tokens = quote!(pub mod m { pub struct S { #attrs pub f: i32 } });
         docs.expand(&prettyplease::unparse(&syn::parse2(tokens).expect("tokens parse")))
+    }
+
+    #[test]
+    fn string_literals_are_written_as_proc_macro2_writes_them() {
+        let mut texts: Vec<String> = (0..=0x7f_u8).map(|b| format!("a{}b", char::from(b))).collect();
+        texts
+            .extend(["", "plain text", "it's", "é", "tab\there", "\0\u{7f}", "a\u{301}", "\u{200b}"].map(String::from));
+        for text in texts {
+            assert_eq!(string_literal(&text), proc_macro2::Literal::string(&text).to_string(), "{text:?}");
+        }
     }
 
     #[test]

@@ -3,13 +3,13 @@
 
 use std::borrow::Cow;
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::frame::is_path_char;
 use super::layout::described::{Argument, Derive, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
 use super::templates::Template;
-use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs};
+use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs, string_literal};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind, TypeRef};
 
@@ -233,8 +233,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
     };
     let deserialize = e.catch_all.as_deref().map(|c| {
         let c = ident(c);
-        let arms =
-            e.variants.iter().map(|(variant, json)| (Literal::string(json).to_string(), ident(variant).to_string()));
+        let arms = e.variants.iter().map(|(variant, json)| (string_literal(json), ident(variant).to_string()));
         let template = Template::OpenEnum { arms: arms.collect(), catch_all: c.to_string() };
         if let Some((text, used)) = template.text(ctx.depth, &def.name, &ctx.crd_schema_text, ctx.table) {
             return ctx.describe(Described::Text { text, used });

@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use proc_macro2::{Literal, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 
 use super::{INDENT, Printer, outer_attrs};
 use crate::emit::paths;
@@ -297,7 +297,7 @@ fn serde_attr(p: &mut Printer<'_>, arguments: &[Argument]) {
                 p.word(key);
                 p.word(" = ");
                 let value = paths::serde_value(key, value, p.table, p.used);
-                p.display(Literal::string(&value));
+                p.word(&crate::emit::string_literal(&value));
             }
         }
     }
