@@ -16,7 +16,7 @@ pub fn locate(spans: &Spans, steps: &[Step]) -> Option<Position> {
 /// thousands of diagnostics, all on one long line of minified JSON.
 #[derive(Debug)]
 pub struct Source {
-    text: String,
+    text: std::sync::Arc<str>,
     line_starts: Vec<usize>,
     /// For each long line used so far, the byte offset of every
     /// [`STRIDE`]th character, so a column far along it is found quickly.
@@ -31,7 +31,8 @@ const SNIPPET_WIDTH: usize = 160;
 
 impl Source {
     /// Indexes `text`.
-    pub fn new(text: String) -> Self {
+    pub fn new(text: impl Into<std::sync::Arc<str>>) -> Self {
+        let text = text.into();
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Self { text, line_starts, strides: RefCell::default() }
     }

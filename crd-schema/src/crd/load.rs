@@ -21,8 +21,8 @@ pub struct Skipped {
 pub struct Loaded {
     /// The file as given (or found in a directory).
     pub file: String,
-    /// Its text.
-    pub text: String,
+    /// Its text, shared with its documents ([`crate::yaml::Spans`]).
+    pub text: std::sync::Arc<str>,
     /// The CRDs it holds, each with its document.
     pub crds: Vec<(Document, CustomResourceDefinition)>,
     /// The documents that are not CRDs.
@@ -56,7 +56,11 @@ pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
 
 /// [`source_documents`] within `limits`.
 pub fn source_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
-    let documents = yaml::parse_documents_with(file, text, limits)?;
+    non_empty(file, yaml::parse_documents_with(file, text, limits)?)
+}
+
+/// An error for a source without documents.
+fn non_empty(file: &str, documents: Vec<Document>) -> Result<Vec<Document>> {
     if documents.is_empty() {
         return Err(Error::Input { file: file.to_owned(), message: "empty: no YAML or JSON document".to_owned() });
     }
@@ -103,7 +107,9 @@ pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
 pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Loaded> {
     // The reader holds the text to `limits.max_input_bytes`.
     let text = source_text(file, bytes)?;
-    let documents = source_documents_with(file, text, limits)?;
+    yaml::within_size(file, text, limits)?;
+    let text: std::sync::Arc<str> = text.into();
+    let documents = non_empty(file, yaml::parse_shared_with(file, &text, limits)?)?;
     let mut crds = Vec::new();
     let mut skipped = Vec::new();
     for doc in documents {
@@ -117,7 +123,7 @@ pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Lo
             None => skipped.push(Skipped { start: doc.start, reason: describe(&doc) }),
         }
     }
-    Ok(Loaded { file: file.to_owned(), text: text.to_owned(), crds, skipped })
+    Ok(Loaded { file: file.to_owned(), text, crds, skipped })
 }
 
 /// Where a CRD manifest holds schemas: every version's, and v1beta1's

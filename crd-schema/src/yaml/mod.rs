@@ -3,7 +3,7 @@
 //! Entry points: [`parse_documents`] (one source text, possibly several
 //! `---`-separated documents) giving [`Document`]s, each a
 //! `serde_json::Value` plus a [`Spans`] table that maps JSON paths back to
-//! line and column.
+//! line and column (read from the text when first asked).
 //!
 //! The reader is serde-saphyr configured like Kubernetes' YAML 1.1 reader
 //! (`sigs.k8s.io/yaml` over go-yaml v2): `yes`/`no`/`on`/`off` are booleans,
@@ -94,15 +94,28 @@ pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
 /// skipped. `file` names the source in errors. The reader recurses once per
 /// level of nesting, so it runs with a stack of its own
 /// ([`with_deep_stack`](crate::limits::with_deep_stack)).
+///
+/// The documents keep a copy of `text`, from which the positions of
+/// their values are read when asked ([`Spans`]); [`parse_shared_with`]
+/// shares a text the caller keeps anyway.
 pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
-    crate::limits::with_deep_stack(|| parse_within_limits(file, text, limits))
+    within_size(file, text, limits)?;
+    parse_shared_with(file, &std::sync::Arc::from(text), limits)
 }
 
-fn parse_within_limits(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
+/// [`parse_documents_with`], the documents sharing `text` rather than
+/// keeping a copy.
+pub fn parse_shared_with(file: &str, text: &std::sync::Arc<str>, limits: &Limits) -> Result<Vec<Document>> {
+    within_size(file, text, limits)?;
+    crate::limits::with_deep_stack(|| read::read(file, text, limits))
+}
+
+/// An error if `text` is larger than `limits` allow.
+pub(crate) fn within_size(file: &str, text: &str, limits: &Limits) -> Result<()> {
     if text.len() > limits.max_input_bytes {
         return Err(limits.breach(Limit::InputBytes, file, None, format!("input is {} bytes", text.len())));
     }
-    read::read(file, text, limits)
+    Ok(())
 }
 
 /// A position the reader has not said (yet): 0:0.

@@ -1,15 +1,19 @@
-//! The two readers behind [`parse_documents_with`](super::parse_documents_with):
-//! the one-pass reader ([`Located`]), which builds each document's JSON
-//! and position table as serde-saphyr reads it, and the checked reader
-//! ([`read_checked`]), which also keeps every key's position and says what
-//! is wrong with a text the first one refused.
+//! The readers behind [`parse_documents_with`](super::parse_documents_with):
+//! the one-pass reader ([`Plain`]), which builds each document's JSON as
+//! serde-saphyr reads it; the same with each value's position ([`Located`],
+//! behind [`tables`]), which [`Spans`] reads when an error asks for a
+//! position; and the checked reader ([`read_checked`]), which also keeps
+//! every key's position and says what is wrong with a text the first one
+//! refused.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
+use super::spans::{Source, Table};
 use super::{Document, Position, Spans, UNPLACED, options, position_of, syntax_error};
 use crate::error::{Error, Result};
 use crate::gofmt;
@@ -148,7 +152,7 @@ struct DuplicateKey {
 /// Converts a node to JSON, recording positions; a key that a mapping
 /// already holds is an error, never a silently dropped value. Depth is
 /// bounded by the reader's budget, so the recursion is bounded too.
-fn convert(node: Node, at: Position, key: Option<&str>, spans: &mut Spans) -> std::result::Result<Value, DuplicateKey> {
+fn convert(node: Node, at: Position, key: Option<&str>, spans: &mut Table) -> std::result::Result<Value, DuplicateKey> {
     let me = spans.open(at, key);
     let value = match node {
         Node::Scalar(value) => value,
@@ -187,7 +191,7 @@ fn convert(node: Node, at: Position, key: Option<&str>, spans: &mut Spans) -> st
 /// The duplicate `key` of a mapping at `at`, with where the mapping
 /// (`map` in `spans`, its `entries` up to the duplicate) holds it first.
 fn first_of(
-    spans: &Spans,
+    spans: &Table,
     map: usize,
     entries: &[(Spanned<Key>, Spanned<Node>)],
     key: String,
@@ -212,29 +216,46 @@ fn documents(nodes: Vec<Option<Spanned<Node>>>) -> std::result::Result<Vec<Docum
             continue;
         }
         let start = position(&node);
-        let mut spans = Spans::default();
+        let mut spans = Table::default();
         let value = convert(node.value, start, None, &mut spans)?;
-        documents.push(Document { index: documents.len(), start, value, spans });
+        documents.push(Document { index: documents.len(), start, value, spans: spans.into() });
     }
     Ok(documents)
 }
 
-/// Reads every document of `text`: in one pass, or, when that fails, with
-/// the checked reader, which says what is wrong.
-pub(super) fn read(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
+/// Reads every document of `text`: in one pass without positions
+/// ([`Plain`]; [`Spans`] reads them when asked, with [`tables`]), or, when
+/// that fails, with the checked reader, which says what is wrong.
+pub(super) fn read(file: &str, text: &Arc<str>, limits: &Limits) -> Result<Vec<Document>> {
     let options = options(limits, serde_saphyr::DuplicateKeyPolicy::Error);
-    match serde_saphyr::from_multiple_with_options::<Located>(text, options) {
+    match serde_saphyr::from_multiple_with_options::<Plain>(text, options) {
         Ok(read) => {
+            let source = Source::new(text, *limits);
             let read = read.into_iter().filter(|doc| !doc.value.is_null());
             Ok(read
                 .enumerate()
-                .map(|(index, Located { value, spans, start })| Document { index, start, value, spans })
+                .map(|(index, Plain { value, start })| Document {
+                    index,
+                    start,
+                    value,
+                    spans: Spans::deferred(&source, index),
+                })
                 .collect())
         }
         // Every error is said by the checked reader, which knows where
         // each key is.
         Err(_) => read_checked(file, text, limits),
     }
+}
+
+/// The position tables of the documents of `text`, which [`read`] read
+/// without an error, in the same order; none if it no longer reads.
+pub(super) fn tables(text: &str, limits: &Limits) -> Vec<Table> {
+    crate::limits::with_deep_stack(|| {
+        let options = options(limits, serde_saphyr::DuplicateKeyPolicy::Error);
+        let read = serde_saphyr::from_multiple_with_options::<Located>(text, options).unwrap_or_default();
+        read.into_iter().filter(|doc| !doc.value.is_null()).map(|doc| doc.spans).collect()
+    })
 }
 
 /// Reads `text` with the position of every key as well as every value:
@@ -262,6 +283,23 @@ fn read_checked(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>
     }
 }
 
+/// One document read in one pass: the JSON value and where it starts,
+/// without the position of each value in it, which only errors need
+/// ([`Spans`] reads the text again for them). A key that a mapping
+/// already holds stops the reading.
+struct Plain {
+    value: Value,
+    start: Position,
+}
+
+impl<'de> Deserialize<'de> for Plain {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let mut start = UNPLACED;
+        let value = NodeSeed { keep: Keep::Start(&mut start) }.deserialize(d)?;
+        Ok(Plain { value, start })
+    }
+}
+
 /// One document read in one pass: the JSON value and the position of every
 /// value in it, built as the reader goes. Keys' positions, which only the
 /// duplicate-key error needs, are left to [`read_checked`]; a key that a
@@ -276,16 +314,14 @@ fn read_checked(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>
 /// wrong.
 struct Located {
     value: Value,
-    spans: Spans,
-    start: Position,
+    spans: Table,
 }
 
 impl<'de> Deserialize<'de> for Located {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let mut spans = Spans::default();
-        let value = LocatedSeed { spans: &mut spans, key: None }.deserialize(d)?;
-        let start = spans.nodes.first().map_or(UNPLACED, |node| node.at);
-        Ok(Located { value, spans, start })
+        let mut spans = Table::default();
+        let value = NodeSeed { keep: Keep::Table { spans: &mut spans, key: None } }.deserialize(d)?;
+        Ok(Located { value, spans })
     }
 }
 
@@ -293,22 +329,33 @@ impl<'de> Deserialize<'de> for Located {
 const SPANNED: &str = "__yaml_spanned";
 const SPANNED_FIELDS: &[&str] = &["__serde_saphyr_private_spanned", "value", "referenced", "defined"];
 
-/// Reads one value (under `key` in a mapping) with its position into
-/// `spans`.
-struct LocatedSeed<'s> {
-    spans: &'s mut Spans,
-    key: Option<&'s str>,
+/// What a reading keeps of a value's position.
+enum Keep<'s> {
+    /// Its entry in `spans` (under `key` in a mapping), and its children's.
+    Table { spans: &'s mut Table, key: Option<&'s str> },
+    /// Only where it starts (a document's root), not its children's.
+    Start(&'s mut Position),
+    /// Nothing.
+    Nothing,
 }
 
-impl<'de> DeserializeSeed<'de> for LocatedSeed<'_> {
+/// Reads one value and keeps what `keep` says of its position.
+struct NodeSeed<'s> {
+    keep: Keep<'s>,
+}
+
+impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Value, D::Error> {
-        d.deserialize_newtype_struct(SPANNED, self)
+        match self.keep {
+            Keep::Nothing => d.deserialize_any(ValueSeed { spans: None }),
+            Keep::Table { .. } | Keep::Start(_) => d.deserialize_newtype_struct(SPANNED, self),
+        }
     }
 }
 
-impl<'de> Visitor<'de> for LocatedSeed<'_> {
+impl<'de> Visitor<'de> for NodeSeed<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -320,22 +367,36 @@ impl<'de> Visitor<'de> for LocatedSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut fields: A) -> std::result::Result<Value, A::Error> {
         // The position comes after the value, so the value's entry is
         // opened first and placed once the position is known.
-        let node = self.spans.open(UNPLACED, self.key);
+        let (mut spans, mut start) = match self.keep {
+            Keep::Table { spans, key } => {
+                let node = spans.open(UNPLACED, key);
+                (Some((spans, node)), None)
+            }
+            Keep::Start(start) => (None, Some(start)),
+            Keep::Nothing => (None, None),
+        };
         let mut value = None;
         while let Some(field) = fields.next_key::<SpannedField>()? {
             match field {
                 SpannedField::Value => {
-                    value = Some(fields.next_value_seed(ValueSeed { spans: &mut *self.spans })?);
+                    let spans = spans.as_mut().map(|(spans, _)| &mut **spans);
+                    value = Some(fields.next_value_seed(ValueSeed { spans })?);
                 }
                 SpannedField::Referenced => {
-                    let at = fields.next_value::<serde_saphyr::Location>()?;
-                    self.spans.nodes[node].at = position_of(at);
+                    let at = position_of(fields.next_value::<serde_saphyr::Location>()?);
+                    match (&mut spans, &mut start) {
+                        (Some((spans, node)), _) => spans.nodes[*node].at = at,
+                        (None, Some(start)) => **start = at,
+                        (None, None) => {}
+                    }
                 }
                 SpannedField::Marker => fields.next_value::<de::IgnoredAny>().map(drop)?,
                 SpannedField::Defined => fields.next_value::<serde_saphyr::Location>().map(drop)?,
             }
         }
-        self.spans.close(node);
+        if let Some((spans, node)) = spans {
+            spans.close(node);
+        }
         value.ok_or_else(|| de::Error::custom("the reader gave a position without a value"))
     }
 }
@@ -370,9 +431,22 @@ impl<'de> Deserialize<'de> for SpannedField {
     }
 }
 
-/// Reads one value as JSON, its children with their positions.
+/// Reads one value as JSON, its children with their positions when given
+/// `spans`.
 struct ValueSeed<'s> {
-    spans: &'s mut Spans,
+    spans: Option<&'s mut Table>,
+}
+
+impl ValueSeed<'_> {
+    /// The reading of a child under `key` (`None` for an item).
+    fn child<'c>(&'c mut self, key: Option<&'c str>) -> NodeSeed<'c> {
+        NodeSeed {
+            keep: match self.spans.as_deref_mut() {
+                Some(spans) => Keep::Table { spans, key },
+                None => Keep::Nothing,
+            },
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
@@ -393,19 +467,19 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Value, D::Error> {
         d.deserialize_any(self)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> std::result::Result<Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(LocatedSeed { spans: &mut *self.spans, key: None })? {
+        while let Some(item) = seq.next_element_seed(self.child(None))? {
             items.push(item);
         }
         Ok(Value::Array(items))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> std::result::Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(Key(key)) = map.next_key::<Key>()? {
             match out.entry(key) {
                 serde_json::map::Entry::Vacant(slot) => {
-                    let value = map.next_value_seed(LocatedSeed { spans: &mut *self.spans, key: Some(slot.key()) })?;
+                    let value = map.next_value_seed(self.child(Some(slot.key())))?;
                     slot.insert(value);
                 }
                 serde_json::map::Entry::Occupied(_) => return Err(de::Error::custom("duplicate key")),
@@ -470,24 +544,25 @@ mod tests {
         ];
         let limits = Limits::default();
         for text in texts {
-            let options = options(&limits, serde_saphyr::DuplicateKeyPolicy::Error);
-            let one_pass = serde_saphyr::from_multiple_with_options::<Located>(text, options)
-                .unwrap_or_else(|e| panic!("{text:?}: the one-pass reader failed: {e}"));
-            let one_pass: Vec<_> = one_pass.into_iter().filter(|doc| !doc.value.is_null()).collect();
+            let one_pass = read("t.yaml", &Arc::from(text), &limits).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            // Read without positions; the tables are read when asked.
+            assert!(one_pass.iter().all(|doc| !doc.spans.is_read()), "{text:?}");
             let checked = read_checked("t.yaml", text, &limits).unwrap();
             assert_eq!(one_pass.len(), checked.len(), "{text:?}");
             for (read, doc) in one_pass.iter().zip(&checked) {
-                assert_eq!(read.value, doc.value, "{text:?}");
-                assert_eq!(read.start, doc.start, "{text:?}");
-                assert_eq!(read.spans.keys, doc.spans.keys, "{text:?}");
-                assert_eq!(read.spans.nodes, doc.spans.nodes, "{text:?}");
+                assert_eq!((read.index, &read.value, read.start), (doc.index, &doc.value, doc.start), "{text:?}");
+                let (read, doc) = (read.spans.table().expect("a table"), doc.spans.table().expect("a table"));
+                assert_eq!(read.keys, doc.keys, "{text:?}");
+                assert_eq!(read.nodes, doc.nodes, "{text:?}");
             }
+            assert!(one_pass.iter().all(|doc| doc.spans.is_read()), "{text:?}");
         }
     }
 
     #[test]
     fn keys_that_read_the_same_stop_the_one_pass_reader() {
-        let options = options(&Limits::default(), serde_saphyr::DuplicateKeyPolicy::Error);
-        assert!(serde_saphyr::from_multiple_with_options::<Located>("on: push\nyes: pull\n", options).is_err());
+        let options = || options(&Limits::default(), serde_saphyr::DuplicateKeyPolicy::Error);
+        assert!(serde_saphyr::from_multiple_with_options::<Plain>("on: push\nyes: pull\n", options()).is_err());
+        assert!(serde_saphyr::from_multiple_with_options::<Located>("on: push\nyes: pull\n", options()).is_err());
     }
 }

@@ -1,20 +1,114 @@
 //! The position table of a parsed document ([`Spans`]): where each value
 //! starts in its source, found by JSON path.
 
+use std::sync::{Arc, OnceLock};
+
 use super::{Position, Step};
+use crate::limits::Limits;
 
 /// Where each value of a document starts in its source.
+///
+/// Positions are wanted for errors, which are usually few, so a document
+/// read without an error has none yet: its table is built on the first
+/// lookup, by reading the source text again (which it shares with
+/// whoever holds it), once for all the documents of that text.
+/// Reading a value's position as serde-saphyr reads it costs about a
+/// twentieth of reading a CRD.
+#[derive(Clone, Debug, Default)]
+pub struct Spans(Found);
+
+#[derive(Clone, Debug)]
+enum Found {
+    Table(Table),
+    /// The `index`th document of `source`, whose table is read when asked.
+    Deferred {
+        source: Arc<Source>,
+        index: usize,
+    },
+}
+
+impl Default for Found {
+    fn default() -> Self {
+        Found::Table(Table::default())
+    }
+}
+
+/// A source text whose documents' tables are read on first use.
+pub(super) struct Source {
+    text: Arc<str>,
+    limits: Limits,
+    tables: OnceLock<Vec<Table>>,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source").field("bytes", &self.text.len()).field("read", &self.tables.get().is_some()).finish()
+    }
+}
+
+impl Source {
+    /// `text`, as read within `limits`.
+    pub(super) fn new(text: &Arc<str>, limits: Limits) -> Arc<Source> {
+        Arc::new(Source { text: Arc::clone(text), limits, tables: OnceLock::new() })
+    }
+}
+
+impl Spans {
+    /// The table of the `index`th document of `source`, read when asked.
+    pub(super) fn deferred(source: &Arc<Source>, index: usize) -> Spans {
+        Spans(Found::Deferred { source: Arc::clone(source), index })
+    }
+
+    /// The position of the value at `path`, if known.
+    pub fn get(&self, path: &[Step]) -> Option<Position> {
+        self.table()?.get(path)
+    }
+
+    /// The position of the value at `path`, or of its nearest known ancestor.
+    pub fn nearest(&self, path: &[Step]) -> Option<Position> {
+        let table = self.table()?;
+        (0..=path.len()).rev().find_map(|n| table.get(&path[..n]))
+    }
+
+    /// Whether the table is there (built, or read since it was deferred).
+    #[cfg(test)]
+    pub(super) fn is_read(&self) -> bool {
+        match &self.0 {
+            Found::Table(_) => true,
+            Found::Deferred { source, .. } => source.tables.get().is_some(),
+        }
+    }
+
+    /// The table, read now if it was deferred; `None` if the text no
+    /// longer reads (it read once, so it does).
+    pub(super) fn table(&self) -> Option<&Table> {
+        match &self.0 {
+            Found::Table(table) => Some(table),
+            Found::Deferred { source, index } => {
+                let tables = source.tables.get_or_init(|| super::read::tables(&source.text, &source.limits));
+                tables.get(*index)
+            }
+        }
+    }
+}
+
+impl From<Table> for Spans {
+    fn from(table: Table) -> Spans {
+        Spans(Found::Table(table))
+    }
+}
+
+/// The positions of one document's values.
 ///
 /// The values are kept in document order, each before its children, with
 /// the index just past its last descendant and, inside a mapping, its
 /// key; the keys are stored end to end in one string. Building the table
 /// costs one entry per value, and a lookup walks only the children along
-/// its path: positions are wanted for errors, which are usually few. A
-/// lookup that walks past the first `SCANNED_CHILDREN` children of a
-/// collection indexes them all, so that many errors in a wide mapping or
-/// a long sequence cost one pass over it, not one each.
+/// its path. A lookup that walks past the first `SCANNED_CHILDREN`
+/// children of a collection indexes them all, so that many errors in a
+/// wide mapping or a long sequence cost one pass over it, not one each.
 #[derive(Clone, Debug, Default)]
-pub struct Spans {
+pub(super) struct Table {
     pub(super) nodes: Vec<SpanNode>,
     pub(super) keys: String,
     indexes: ChildIndexes,
@@ -23,7 +117,7 @@ pub struct Spans {
 /// Children a lookup walks before the collection is indexed.
 const SCANNED_CHILDREN: usize = 16;
 
-/// The children of each indexed collection of [`Spans`], by node index.
+/// The children of each indexed collection of a [`Table`], by node index.
 /// A clone starts empty: the indexes are built again when needed.
 #[derive(Default)]
 struct ChildIndexes(std::sync::Mutex<foldhash::HashMap<usize, std::sync::Arc<ChildIndex>>>);
@@ -37,30 +131,25 @@ struct ChildIndex {
     keys: foldhash::HashMap<Box<str>, usize>,
 }
 
-/// One value of [`Spans`].
+/// One value of a [`Table`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SpanNode {
     pub(super) at: Position,
     /// Index just past the value's last descendant.
     pub(super) end: usize,
-    /// The key's range in [`Spans::keys`]; `None` for an item of a
+    /// The key's range in [`Table::keys`]; `None` for an item of a
     /// sequence and for the document itself.
     pub(super) key: Option<(usize, usize)>,
 }
 
-impl Spans {
+impl Table {
     /// The position of the value at `path`, if known.
-    pub fn get(&self, path: &[Step]) -> Option<Position> {
+    fn get(&self, path: &[Step]) -> Option<Position> {
         let mut node = (!self.nodes.is_empty()).then_some(0)?;
         for step in path {
             node = self.child(node, step)?;
         }
         Some(self.nodes[node].at)
-    }
-
-    /// The position of the value at `path`, or of its nearest known ancestor.
-    pub fn nearest(&self, path: &[Step]) -> Option<Position> {
-        (0..=path.len()).rev().find_map(|n| self.get(&path[..n]))
     }
 
     /// The index of `parent`'s child at `step`.
