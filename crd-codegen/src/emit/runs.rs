@@ -358,14 +358,14 @@ mod tests {
     /// doc comments, attributes, fields, variants and types sit on either
     /// side of every width prettyplease breaks at, and an empty struct.
     fn boundary_described(pad: usize) -> Vec<layout::described::Described> {
-        use layout::described::{Argument, Derive, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
+        use layout::described::{Argument, Body, Derive, Described, FieldItem, Ty, TypeItem, Variant};
         let (name, text) = ("n".repeat(pad), "t".repeat(pad));
         let path = |full: &'static str| Ty::Path(full.into());
         let option = |inner| Ty::Generic("::std::option::Option", vec![inner]);
         let map = |value| Ty::Generic("::std::collections::BTreeMap", vec![path("::std::string::String"), value]);
         let field = |name: String, serde, attrs, ty| FieldItem { doc: Vec::new(), serde, attrs, name, ty };
         let derived = ["Clone", "Debug", "::serde::Serialize", "::serde::Deserialize", "schemars::JsonSchema"];
-        let described = StructItem {
+        let described = TypeItem {
             doc: Some("@doc#0".to_owned()),
             derive: Derive::Paths(derived.iter().map(|d| d.to_string()).collect()),
             attrs: quote! {
@@ -375,7 +375,7 @@ mod tests {
                 #[schema(items(description = #text, list_type = "map"), minimum = 1.5, flag)]
             },
             name: format!("T{name}"),
-            fields: vec![
+            body: Body::Fields(vec![
                 FieldItem {
                     doc: vec!["@doc#1".into()],
                     ..field(
@@ -407,24 +407,24 @@ mod tests {
                         map(path("::serde_json::Value")),
                     )
                 },
-            ],
+            ]),
         };
-        let empty = StructItem {
+        let empty = TypeItem {
             doc: None,
             derive: Derive::Paths(Vec::new().into()),
             attrs: TokenStream::new(),
             name: "Empty".to_owned(),
-            fields: Vec::new(),
+            body: Body::Fields(Vec::new()),
         };
         let variant = |name: String, serde, field| Variant { doc: None, default: false, serde, name, field };
-        let open = EnumItem {
+        let open = TypeItem {
             doc: Some("@doc#0".to_owned()),
             derive: Derive::Tokens(quote! {
                 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize)]
             }),
             attrs: quote!(#[allow(clippy::enum_variant_names)]),
             name: format!("D{name}"),
-            variants: vec![
+            body: Body::Variants(vec![
                 Variant {
                     default: true,
                     ..variant(format!("A{name}"), Some(Argument::Value("rename", text.clone())), None)
@@ -435,19 +435,19 @@ mod tests {
                     doc: Some(" A value this version of the schema does not list."),
                     ..variant(format!("U{name}"), Some(Argument::Flag("untagged")), Some(path("::std::string::String")))
                 },
-            ],
+            ]),
         };
-        let strict = EnumItem {
+        let strict = TypeItem {
             doc: None,
             derive: Derive::Paths(["Clone".to_owned(), "::serde::Deserialize".to_owned()].into()),
             attrs: TokenStream::new(),
             name: format!("E{name}"),
-            variants: vec![
+            body: Body::Variants(vec![
                 variant(format!("X{name}"), None, None),
                 variant("Value".to_owned(), None, Some(path("::serde_json::Value"))),
-            ],
+            ]),
         };
-        vec![Described::Struct(described), Described::Enum(open), Described::Struct(empty), Described::Enum(strict)]
+        [described, open, empty, strict].map(Described::Type).into()
     }
 
     #[test]

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::frame::is_path_char;
-use super::layout::described::{Argument, Derive, Described, EnumItem, FieldItem, StructItem, Ty, Variant};
+use super::layout::described::{Argument, Body, Derive, Described, FieldItem, Ty, TypeItem, Variant};
 use super::templates::Template;
 use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs, string_literal};
 use crate::naming::bare;
@@ -83,14 +83,14 @@ fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {
     let duplicated = (derive_repeats || schema_attrs::repeats_arguments(quote!(#crd #schema))).then(duplicated_allow);
     let impls = [defaults::impls(ctx, &name, s), resource::constructor(ctx, &name, s)];
     let impls = if impls.iter().all(TokenStream::is_empty) { quote!() } else { quote!(const _: () = { #(#impls)* };) };
-    let item = StructItem {
+    let item = TypeItem {
         doc: ctx.doc_placeholder(&def.doc),
         derive,
         attrs: TokenStream::from_iter([crd, schema, duplicated.unwrap_or_default()]),
         name: def.name.clone(),
-        fields,
+        body: Body::Fields(fields),
     };
-    TokenStream::from_iter([ctx.describe(Described::Struct(item)), impls])
+    TokenStream::from_iter([ctx.describe(Described::Type(item)), impls])
 }
 
 fn field(ctx: &Ctx<'_>, parent: &str, f: &Field) -> FieldItem {
@@ -209,12 +209,12 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
         field: Some(ctx.ty_of(&TypeRef::String)),
     });
     let allow = variant_names_lint(&def.name, e).then(|| quote!(#[allow(clippy::enum_variant_names)]));
-    let item = EnumItem {
+    let item = TypeItem {
         doc: ctx.doc_placeholder(&def.doc),
         derive,
         attrs: TokenStream::from_iter([schema, allow.unwrap_or_default()]),
         name: def.name.clone(),
-        variants: variants.chain(catch_all).collect(),
+        body: Body::Variants(variants.chain(catch_all).collect()),
     };
     let default_impl = match (&e.default, &e.catch_all) {
         (Some(EnumDefault::Unknown(value)), Some(c)) => {
@@ -259,7 +259,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
             };
         }
     });
-    TokenStream::from_iter([ctx.describe(Described::Enum(item)), default_impl, deserialize.unwrap_or_default()])
+    TokenStream::from_iter([ctx.describe(Described::Type(item)), default_impl, deserialize.unwrap_or_default()])
 }
 
 /// Whether clippy's `enum_variant_names` may fire: a variant starting or

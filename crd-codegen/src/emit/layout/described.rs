@@ -29,24 +29,31 @@ pub(in crate::emit) const MARKER: &str = "__crd_codegen_described_";
 /// the table it uses (an open enum's `Deserialize`, `emit/templates.rs`).
 #[derive(Clone)]
 pub(in crate::emit) enum Described {
-    Struct(StructItem),
-    Enum(EnumItem),
+    Type(TypeItem),
     Text { text: String, used: Vec<bool> },
 }
 
-/// A struct with named fields.
+/// A struct with named fields, or an enum of unit variants and variants
+/// of one field.
 #[derive(Clone)]
-pub(in crate::emit) struct StructItem {
+pub(in crate::emit) struct TypeItem {
     /// The placeholder of its doc comment (`@doc#3`), if it has one.
     pub doc: Option<String>,
     pub derive: Derive,
     /// Its other outer attributes, as tokens.
     pub attrs: TokenStream,
     pub name: String,
-    pub fields: Vec<FieldItem>,
+    pub body: Body,
 }
 
-/// A field of a [`StructItem`].
+/// What a [`TypeItem`] holds.
+#[derive(Clone)]
+pub(in crate::emit) enum Body {
+    Fields(Vec<FieldItem>),
+    Variants(Vec<Variant>),
+}
+
+/// A field of a struct.
 #[derive(Clone)]
 pub(in crate::emit) struct FieldItem {
     /// Its doc comment's lines, each after `///`.
@@ -59,19 +66,7 @@ pub(in crate::emit) struct FieldItem {
     pub ty: Ty,
 }
 
-/// An enum of unit variants and variants of one field.
-#[derive(Clone)]
-pub(in crate::emit) struct EnumItem {
-    /// The placeholder of its doc comment (`@doc#3`), if it has one.
-    pub doc: Option<String>,
-    pub derive: Derive,
-    /// Its other outer attributes, as tokens.
-    pub attrs: TokenStream,
-    pub name: String,
-    pub variants: Vec<Variant>,
-}
-
-/// A variant of an [`EnumItem`].
+/// A variant of an enum.
 #[derive(Clone)]
 pub(in crate::emit) struct Variant {
     /// Its one-line doc comment, after `///`.
@@ -154,8 +149,7 @@ pub(super) fn marker_at(tokens: &[TokenTree]) -> Option<(usize, usize)> {
 pub(super) fn item(item: &mut Described, depth: usize, table: &[paths::Short], used: &mut [bool]) -> Option<String> {
     let mut printer = Printer::new(depth, table, used);
     match item {
-        Described::Struct(s) => struct_item(&mut printer, s)?,
-        Described::Enum(e) => enum_item(&mut printer, e)?,
+        Described::Type(item) => type_item(&mut printer, item)?,
         Described::Text { text, used: marks } => {
             used.iter_mut().zip(marks.iter()).for_each(|(all, this)| *all |= *this);
             return Some(std::mem::take(text));
@@ -164,31 +158,36 @@ pub(super) fn item(item: &mut Described, depth: usize, table: &[paths::Short], u
     Some(printer.finish())
 }
 
-fn struct_item(p: &mut Printer<'_>, item: &mut StructItem) -> Option<()> {
+/// A struct or an enum (prettyplease's `item_struct` and `item_enum`).
+fn type_item(p: &mut Printer<'_>, item: &mut TypeItem) -> Option<()> {
     if let Some(doc) = &item.doc {
         doc_line(p, doc);
     }
     derive(p, &mut item.derive)?;
     attrs(p, &mut item.attrs)?;
     p.cbox(INDENT);
-    p.word("pub struct ");
+    p.word(match item.body {
+        Body::Fields(_) => "pub struct ",
+        Body::Variants(_) => "pub enum ",
+    });
     p.word(&item.name);
     p.word(" {");
     p.hardbreak_if_nonempty();
-    for field in &mut item.fields {
-        for line in &field.doc {
-            doc_line(p, line);
+    match &mut item.body {
+        Body::Fields(fields) => {
+            for field in fields {
+                self::field(p, field)?;
+                p.word(",");
+                p.hardbreak();
+            }
         }
-        if !field.serde.is_empty() {
-            serde_attr(p, &field.serde);
+        Body::Variants(variants) => {
+            for variant in variants.iter() {
+                self::variant(p, variant);
+                p.word(",");
+                p.hardbreak();
+            }
         }
-        attrs(p, &mut field.attrs)?;
-        p.word("pub ");
-        p.word(&field.name);
-        p.word(": ");
-        ty(p, &field.ty);
-        p.word(",");
-        p.hardbreak();
     }
     p.offset(-INDENT);
     p.end();
@@ -197,47 +196,45 @@ fn struct_item(p: &mut Printer<'_>, item: &mut StructItem) -> Option<()> {
     Some(())
 }
 
-fn enum_item(p: &mut Printer<'_>, item: &mut EnumItem) -> Option<()> {
-    if let Some(doc) = &item.doc {
+/// `attrs pub name: Type` (prettyplease's `field`).
+fn field(p: &mut Printer<'_>, field: &mut FieldItem) -> Option<()> {
+    for line in &field.doc {
+        doc_line(p, line);
+    }
+    if !field.serde.is_empty() {
+        serde_attr(p, &field.serde);
+    }
+    attrs(p, &mut field.attrs)?;
+    p.word("pub ");
+    p.word(&field.name);
+    p.word(": ");
+    ty(p, &field.ty);
+    Some(())
+}
+
+/// `attrs Name` or `attrs Name(Type)` (prettyplease's `variant`).
+fn variant(p: &mut Printer<'_>, variant: &Variant) {
+    if let Some(doc) = variant.doc {
         doc_line(p, doc);
     }
-    derive(p, &mut item.derive)?;
-    attrs(p, &mut item.attrs)?;
-    p.cbox(INDENT);
-    p.word("pub enum ");
-    p.word(&item.name);
-    p.word(" {");
-    p.hardbreak_if_nonempty();
-    for variant in &item.variants {
-        if let Some(doc) = variant.doc {
-            doc_line(p, doc);
-        }
-        if variant.default {
-            p.word("#[default]");
-            p.space();
-        }
-        if let Some(argument) = &variant.serde {
-            serde_attr(p, std::slice::from_ref(argument));
-        }
-        p.word(&variant.name);
-        if let Some(field) = &variant.field {
-            p.cbox(INDENT);
-            p.word("(");
-            p.zerobreak();
-            ty(p, field);
-            p.trailing_comma(true);
-            p.offset(-INDENT);
-            p.word(")");
-            p.end();
-        }
-        p.word(",");
-        p.hardbreak();
+    if variant.default {
+        p.word("#[default]");
+        p.space();
     }
-    p.offset(-INDENT);
-    p.end();
-    p.word("}");
-    p.hardbreak();
-    Some(())
+    if let Some(argument) = &variant.serde {
+        serde_attr(p, std::slice::from_ref(argument));
+    }
+    p.word(&variant.name);
+    if let Some(field) = &variant.field {
+        p.cbox(INDENT);
+        p.word("(");
+        p.zerobreak();
+        ty(p, field);
+        p.trailing_comma(true);
+        p.offset(-INDENT);
+        p.word(")");
+        p.end();
+    }
 }
 
 /// Outer attributes given as tokens, taken out of `tokens` and walked.
@@ -246,30 +243,16 @@ fn attrs(p: &mut Printer<'_>, tokens: &mut TokenStream) -> Option<()> {
     outer_attrs(p, &mut tokens)
 }
 
-/// `#[derive(paths)]`, each path short where the table allows: the box
-/// and breaks of an attribute's parenthesised arguments.
+/// `#[derive(paths)]`, each path short where the table allows.
 fn derive(p: &mut Printer<'_>, derive: &mut Derive) -> Option<()> {
-    let paths = match derive {
-        Derive::Paths(paths) if paths.is_empty() => return Some(()),
-        Derive::Paths(paths) => paths,
-        Derive::Tokens(tokens) => return attrs(p, tokens),
-    };
-    p.word("#[derive(");
-    p.cbox(INDENT);
-    p.zerobreak();
-    for (i, path) in paths.iter().enumerate() {
-        if i > 0 {
-            p.word(",");
-            p.space();
-        }
-        let written = paths::written(path, p.table, p.used);
-        p.word(&written);
+    match derive {
+        Derive::Paths(paths) if paths.is_empty() => {}
+        Derive::Paths(paths) => list_attr(p, "derive", paths, |p, path| {
+            let written = paths::written(path, p.table, p.used);
+            p.word(&written);
+        }),
+        Derive::Tokens(tokens) => attrs(p, tokens)?,
     }
-    p.zerobreak();
-    p.offset(-INDENT);
-    p.end();
-    p.word(")]");
-    p.space();
     Some(())
 }
 
@@ -280,26 +263,33 @@ fn doc_line(p: &mut Printer<'_>, text: &str) {
     p.hardbreak();
 }
 
-/// `#[serde(arguments)]`: the box and breaks that an attribute's
-/// parenthesised arguments get, a break after each comma.
+/// `#[serde(arguments)]`.
 fn serde_attr(p: &mut Printer<'_>, arguments: &[Argument]) {
-    p.word("#[serde(");
+    list_attr(p, "serde", arguments, |p, argument| match argument {
+        Argument::Flag(name) => p.word(name),
+        Argument::Value(key, value) => {
+            p.word(key);
+            p.word(" = ");
+            let value = paths::serde_value(key, value, p.table, p.used);
+            p.word(&crate::emit::string_literal(&value));
+        }
+    });
+}
+
+/// `#[name(item, ...)]`, each item written by `write`: the box and breaks
+/// of an attribute's parenthesised arguments, a break after each comma.
+fn list_attr<T>(p: &mut Printer<'_>, name: &str, items: &[T], mut write: impl FnMut(&mut Printer<'_>, &T)) {
+    p.word("#[");
+    p.word(name);
+    p.word("(");
     p.cbox(INDENT);
     p.zerobreak();
-    for (i, argument) in arguments.iter().enumerate() {
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             p.word(",");
             p.space();
         }
-        match argument {
-            Argument::Flag(name) => p.word(name),
-            Argument::Value(key, value) => {
-                p.word(key);
-                p.word(" = ");
-                let value = paths::serde_value(key, value, p.table, p.used);
-                p.word(&crate::emit::string_literal(&value));
-            }
-        }
+        write(p, item);
     }
     p.zerobreak();
     p.offset(-INDENT);
