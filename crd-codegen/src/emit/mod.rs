@@ -127,9 +127,7 @@ impl<'a> Ctx<'a> {
     fn ty_of(&self, ty: &TypeRef) -> Ty {
         let path = |path: &'static str| Ty::Path(Cow::Borrowed(path));
         match ty {
-            TypeRef::Named(id) => {
-                Ty::Path(Cow::Owned(self.space.get(*id).map_or("Unnamed", |t| t.name.as_str()).to_owned()))
-            }
+            TypeRef::Named(id) => Ty::Path(Cow::Owned(self.type_name(*id).to_owned())),
             TypeRef::String => path("::std::string::String"),
             TypeRef::I32 => path("i32"),
             TypeRef::I64 => path("i64"),
@@ -178,7 +176,12 @@ impl<'a> Ctx<'a> {
     }
 
     fn name(&self, id: TypeId) -> Ident {
-        ident(self.space.get(id).map_or("Unnamed", |t| t.name.as_str()))
+        ident(self.type_name(id))
+    }
+
+    /// The name of type `id` as the emitter writes it.
+    fn type_name(&self, id: TypeId) -> &str {
+        self.space.get(id).map_or("Unnamed", |t| t.name.as_str())
     }
 
     /// A `crd_schema::__private` helper as a string for serde attributes.
@@ -187,26 +190,21 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `name(args, ...)`, `args` moved in: `quote!`'s `#(#args),*` copies
-/// each.
-fn list(name: &str, args: Vec<TokenStream>) -> TokenStream {
-    let mut inner = TokenStream::new();
+/// The outer attribute `#[name(args, ...)]`, `args` moved in: `quote!`'s
+/// `#(#args),*` copies each.
+fn attribute(name: &str, args: Vec<TokenStream>) -> TokenStream {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    let mut list = TokenStream::new();
     for (i, arg) in args.into_iter().enumerate() {
         if i > 0 {
-            inner.extend(quote!(,));
+            list.extend(quote!(,));
         }
-        inner.extend(arg);
+        list.extend(arg);
     }
-    let mut out = TokenStream::from(proc_macro2::TokenTree::Ident(ident(name)));
-    out.extend([proc_macro2::TokenTree::Group(proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, inner))]);
-    out
-}
-
-/// The outer attribute `#[name(args, ...)]`, `args` moved in ([`list`]).
-fn attribute(name: &str, args: Vec<TokenStream>) -> TokenStream {
-    let body = proc_macro2::Group::new(proc_macro2::Delimiter::Bracket, list(name, args));
+    let name = ident(name);
+    let list = Group::new(Delimiter::Parenthesis, list);
     let mut out = quote!(#);
-    out.extend([proc_macro2::TokenTree::Group(body)]);
+    out.extend([TokenTree::Group(Group::new(Delimiter::Bracket, quote!(#name #list)))]);
     out
 }
 
