@@ -27,6 +27,7 @@ mod templates;
 mod types;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -55,9 +56,9 @@ struct Ctx<'a> {
     k8s: TokenStream,
     /// The extra derives, each with its last segment.
     derives: Vec<(String, TokenStream)>,
-    /// `#[derive(...)]` attributes built, by their base derives
+    /// The file's `#[derive(...)]` lists built so far, shared by its runs
     /// (`types::derive_attr`).
-    derive_attrs: std::cell::RefCell<Vec<(Vec<&'static str>, layout::described::Derive, bool)>>,
+    derive_lists: &'a DeriveLists,
     /// How deep the run's module is, and its short paths: where the
     /// blocks the emitter writes as text go.
     depth: usize,
@@ -67,6 +68,14 @@ struct Ctx<'a> {
     /// The items described rather than emitted, by marker index.
     described: std::cell::RefCell<Vec<Described>>,
 }
+
+/// The `#[derive(...)]` lists of a file's types, built once per file and
+/// list of base derives (`types::derive_attr`): a list that is plain paths
+/// as their texts (`None` when the list needs tokens), and whether it
+/// repeats one of clippy's keys. Built lists are shared by the file's runs,
+/// whichever thread lays them out.
+#[derive(Default)]
+struct DeriveLists(std::sync::Mutex<Vec<(Vec<&'static str>, Option<Arc<[String]>>, bool)>>);
 
 /// The paths of [`EmitOptions`], checked, once per file.
 struct Paths {
@@ -102,6 +111,7 @@ impl<'a> Ctx<'a> {
         space: &'a TypeSpace,
         docs: &'a Docs<'a>,
         options: &EmitOptions,
+        derive_lists: &'a DeriveLists,
         depth: usize,
         table: &'a [paths::Short],
     ) -> Result<Self> {
@@ -115,7 +125,7 @@ impl<'a> Ctx<'a> {
             k8s_text: k8s.to_string().replace(' ', ""),
             k8s,
             derives: derives.collect::<Result<_>>()?,
-            derive_attrs: Default::default(),
+            derive_lists,
             depth,
             table,
             described: Default::default(),
@@ -637,7 +647,8 @@ mod tests {
             let space = &spaces[0].versions[0].space;
             let docs = Docs::default();
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
-            let ctx = Ctx::new(space, &docs, &options, 1, &table).expect("the options are paths");
+            let lists = DeriveLists::default();
+            let ctx = Ctx::new(space, &docs, &options, &lists, 1, &table).expect("the options are paths");
             let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
             let mut described = ctx.described.borrow_mut();
             let (pieces, _) = layout::items(tokens, 1, &table, &mut described).expect("the items lay out");

@@ -19,7 +19,7 @@ use std::ops::Range;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Ctx, Docs, EmitOptions, layout, paths, types};
+use super::{Ctx, DeriveLists, Docs, EmitOptions, layout, paths, types};
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
 
@@ -90,8 +90,9 @@ pub(super) fn bodies(modules: &[Module<'_>], depth: usize, options: &EmitOptions
         .enumerate()
         .flat_map(|(n, m)| split(n, &m.version.space.types.iter().map(weight).collect::<Vec<_>>(), plan.run_weight))
         .collect();
+    let derive_lists = DeriveLists::default();
     let laid = crate::parallel::map(plan.threads, &runs, |run| {
-        lay_out(&modules[run.module], run.types.clone(), depth, options)
+        lay_out(&modules[run.module], run.types.clone(), depth, options, &derive_lists)
     });
     let mut out: Vec<Body> =
         modules.iter().map(|m| Body { text: String::new(), used: vec![false; m.table.len()] }).collect();
@@ -137,12 +138,13 @@ fn lay_out(
     types: Range<usize>,
     depth: usize,
     options: &EmitOptions,
+    derive_lists: &DeriveLists,
 ) -> Result<(String, Vec<bool>)> {
     if types.is_empty() {
         return Ok((String::new(), vec![false; module.table.len()]));
     }
     let docs = Docs::default();
-    let ctx = Ctx::new(&module.version.space, &docs, options, depth, &module.table)?;
+    let ctx = Ctx::new(&module.version.space, &docs, options, derive_lists, depth, &module.table)?;
     let emit = || -> TokenStream { types.clone().map(|i| types::type_def(&ctx, TypeId(i))).collect() };
     let items = emit();
     let laid = items_text(items, depth, &module.table, &mut ctx.described.borrow_mut(), &module.crd.name)?;

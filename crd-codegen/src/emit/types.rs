@@ -2,6 +2,7 @@
 //! the contract) and their derives.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -26,12 +27,14 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 /// `#[derive(...)]` with the base derives (paths or `Default`) followed by
 /// the user's extras that are not already there, and whether its
 /// arguments repeat one as clippy's `duplicated_attributes` keys them
-/// (two extras from one crate); built once per list of base derives (a
-/// handful per file).
+/// (two extras from one crate). A list of plain paths is built once per
+/// file and list of base derives (a handful per file) and shared by the
+/// file's runs; one that needs tokens is built where it is used.
 fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
-    let mut built = ctx.derive_attrs.borrow_mut();
-    if let Some((_, derive, repeats)) = built.iter().find(|(b, _, _)| b == base) {
-        return (derive.clone(), *repeats);
+    let mut lists = ctx.derive_lists.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let known = lists.iter().find(|(b, _, _)| b == base).map(|(_, paths, repeats)| (paths.clone(), *repeats));
+    if let Some((Some(paths), repeats)) = known {
+        return (Derive::Paths(paths), repeats);
     }
     let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
     let own: Vec<&str> = base.iter().copied().chain([schema.as_str()]).collect();
@@ -46,13 +49,14 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
     let texts: Vec<String> = paths.iter().map(|p| p.to_string().replace(' ', "")).collect();
     let attr = attribute("derive", paths);
     let repeats = schema_attrs::repeats_arguments(attr.clone());
-    let derive = if texts.iter().all(|t| t.chars().all(is_path_char)) {
-        Derive::Paths(texts.into())
-    } else {
-        Derive::Tokens(attr)
-    };
-    built.push((base.to_vec(), derive.clone(), repeats));
-    (derive, repeats)
+    let plain: Option<Arc<[String]>> = texts.iter().all(|t| t.chars().all(is_path_char)).then(|| texts.into());
+    if known.is_none() {
+        lists.push((base.to_vec(), plain.clone(), repeats));
+    }
+    match plain {
+        Some(paths) => (Derive::Paths(paths), repeats),
+        None => (Derive::Tokens(attr), repeats),
+    }
 }
 
 fn struct_def(ctx: &Ctx<'_>, def: &TypeDef, s: &StructDef) -> TokenStream {

@@ -14,7 +14,7 @@
 //! (`cfg(test)` in `runs.rs`).
 
 use std::borrow::Cow;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use proc_macro2::{TokenStream, TokenTree};
 
@@ -84,7 +84,7 @@ pub(in crate::emit) struct Variant {
 /// that derive the same), or, when one is not a plain path, its tokens.
 #[derive(Clone)]
 pub(in crate::emit) enum Derive {
-    Paths(Rc<[String]>),
+    Paths(Arc<[String]>),
     Tokens(TokenStream),
 }
 
