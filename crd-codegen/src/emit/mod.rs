@@ -314,14 +314,17 @@ impl<'a> Docs<'a> {
         let mut out = String::with_capacity(
             code.len() + blocks.iter().flat_map(|b| b.iter()).map(|l| l.len() + 16).sum::<usize>(),
         );
-        for line in code.split_inclusive('\n') {
-            let (indent, content) = split_indent(line);
-            let block =
-                content.strip_prefix(DOC_PLACEHOLDER).and_then(|n| blocks.get(n.trim_end().parse::<usize>().ok()?));
-            let Some(block) = block else {
-                out.push_str(line);
+        // The text between placeholder lines is copied in one piece.
+        let mut copied = 0;
+        for at in memchr::memmem::find_iter(code.as_bytes(), DOC_PLACEHOLDER) {
+            let start = memchr::memrchr(b'\n', &code.as_bytes()[..at]).map_or(0, |newline| newline + 1);
+            let end = memchr::memchr(b'\n', &code.as_bytes()[at..]).map_or(code.len(), |newline| at + newline + 1);
+            let indent = &code[start..at];
+            let number = code[at + DOC_PLACEHOLDER.len()..end].trim_end().parse::<usize>();
+            let Some(block) = number.ok().and_then(|n| blocks.get(n)).filter(|_| indent.trim_start().is_empty()) else {
                 continue;
             };
+            out.push_str(&code[copied..start]);
             for doc in block.iter() {
                 out.push_str(indent);
                 out.push_str("///");
@@ -331,7 +334,9 @@ impl<'a> Docs<'a> {
                 }
                 out.push('\n');
             }
+            copied = end;
         }
+        out.push_str(&code[copied..]);
         out
     }
 }
@@ -440,25 +445,50 @@ impl Spaced {
         Spaced { text: start, previous: None }
     }
 
-    /// Each line of `text`.
+    /// Each line of `text`, as [`str::lines`] gives them. Lines are
+    /// copied in pieces between the blank lines added; a line that
+    /// `str::lines` changes (a `\r` before its break, the last line
+    /// without one) is written on its own.
     fn lines(&mut self, text: &str) {
-        for line in text.lines() {
+        let mut copied = 0;
+        let mut start = 0;
+        for newline in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            let line = &text[start..newline];
+            if let Some(line) = line.strip_suffix('\r') {
+                self.text.push_str(&text[copied..start]);
+                self.line(line);
+                copied = newline + 1;
+            } else if self.blank_before(line) {
+                self.text.push_str(&text[copied..start]);
+                self.text.push('\n');
+                copied = start;
+            }
+            start = newline + 1;
+        }
+        self.text.push_str(&text[copied..start]);
+        for line in text[start..].lines() {
             self.line(line);
         }
     }
 
     fn line(&mut self, line: &str) {
-        let (indent, content) = split_indent(line);
-        let is_use = content.starts_with("use ");
-        if let Some((prev_indent, closes, prev_use)) = self.previous {
-            let opens = !content.is_empty() && !content.starts_with(['}', ')', ']']);
-            if (closes || (prev_use && !is_use)) && opens && prev_indent == indent.len() {
-                self.text.push('\n');
-            }
+        if self.blank_before(line) {
+            self.text.push('\n');
         }
         self.text.push_str(line);
         self.text.push('\n');
+    }
+
+    /// Whether a blank line goes before `line`, which comes next.
+    fn blank_before(&mut self, line: &str) -> bool {
+        let (indent, content) = split_indent(line);
+        let is_use = content.starts_with("use ");
+        let blank = self.previous.is_some_and(|(prev_indent, closes, prev_use)| {
+            let opens = !content.is_empty() && !content.starts_with(['}', ')', ']']);
+            (closes || (prev_use && !is_use)) && opens && prev_indent == indent.len()
+        });
         self.previous = Some((indent.len(), matches!(content.trim_end(), "}" | "};"), is_use));
+        blank
     }
 }
 
@@ -498,6 +528,43 @@ mod tests {
         assert_eq!(
             filled_and_spaced(String::new(), &frame, &bodies),
             "pub mod a {\n    pub struct A {\n    }\n\n    pub struct B;\n}\n\npub mod b {\n    use x::Y;\n\n    fn d() {}\n}\n"
+        );
+    }
+
+    #[test]
+    fn spacing_copies_in_pieces_what_it_writes_line_by_line() {
+        for text in [
+            "mod m {\n    use a::B;\n    use c::D;\n    pub struct S {\n    }\n    pub struct T;\n}\nfn f() {}\n",
+            "    }\n    };\n    pub fn g() {}\n    )\n    ]\n}\n\n",
+            // `str::lines` drops a `\r` before a break, not at the end.
+            "struct A {\r\n}\r\nstruct B;\r\n}\nstruct C;\r",
+            "}\nno line break at the end",
+            "",
+        ] {
+            let mut by_line = Spaced::new(String::new(), 0);
+            for line in text.lines() {
+                by_line.line(line);
+            }
+            let mut in_pieces = Spaced::new(String::new(), 0);
+            in_pieces.lines(text);
+            assert_eq!(in_pieces.text, by_line.text, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn only_placeholder_lines_are_expanded() {
+        let none = foldhash::HashMap::default();
+        let docs = Docs::default();
+        let placeholder = docs.placeholder("First.\n\nSecond.", &none).expect("a description has lines");
+        let code = format!(
+            "    ///{placeholder}\n    x = \"///{placeholder}\";\n///{placeholder}9\n\t///{placeholder}  \n///{placeholder}"
+        );
+        assert_eq!(
+            docs.expand(&code),
+            format!(
+                "    /// First.\n    ///\n    /// Second.\n    x = \"///{placeholder}\";\n///{placeholder}9\n\
+                 \t/// First.\n\t///\n\t/// Second.\n/// First.\n///\n/// Second.\n"
+            )
         );
     }
 
