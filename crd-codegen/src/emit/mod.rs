@@ -47,26 +47,24 @@ pub struct EmitOptions {
     pub k8s_openapi: String,
 }
 
-/// Resolved paths and derives, shared by the emitters.
+/// What the emitters of one run share: the type space, the run's doc
+/// comments and the file's paths, with their tokens lexed on the run's
+/// thread.
 struct Ctx<'a> {
     space: &'a TypeSpace,
     docs: &'a Docs<'a>,
+    paths: &'a Paths,
     crd_schema: TokenStream,
-    crd_schema_text: String,
     k8s: TokenStream,
-    /// The extra derives, each with its last segment.
-    derives: Vec<(String, TokenStream)>,
-    /// The file's `#[derive(...)]` lists built so far, shared by its runs
-    /// (`types::derive_attr`).
-    derive_lists: &'a DeriveLists,
     /// How deep the run's module is, and its short paths: where the
     /// blocks the emitter writes as text go.
     depth: usize,
     table: &'a [paths::Short],
-    /// The `k8s-openapi` path as its tokens print, without spaces.
-    k8s_text: String,
     /// The items described rather than emitted, by marker index.
     described: std::cell::RefCell<Vec<Described>>,
+    /// A type whose text did not lex ([`Ctx::ty`]), a generator bug that
+    /// fails the run.
+    unlexed: std::cell::RefCell<Option<String>>,
 }
 
 /// The `#[derive(...)]` lists of a file's types, built once per file and
@@ -77,58 +75,60 @@ struct Ctx<'a> {
 #[derive(Default)]
 struct DeriveLists(std::sync::Mutex<Vec<(Vec<&'static str>, Option<Arc<[String]>>, bool)>>);
 
-/// The paths of [`EmitOptions`], checked, once per file.
+/// The paths of [`EmitOptions`], checked and written as their tokens
+/// print, without spaces (`::crd_schema`), and the derive lists built
+/// from them: once per file, shared by its runs.
 struct Paths {
-    /// The `crd-schema` path as written, without spaces (`::crd_schema`).
     crd_schema_text: String,
-    /// The `k8s-openapi` path as its tokens print, without spaces.
     k8s_text: String,
+    /// The extra derives, each with its last segment.
+    derives: Vec<(String, String)>,
+    derive_lists: DeriveLists,
 }
 
 impl Paths {
     /// The paths of `options`; an option that is not a Rust path is an
     /// error.
     fn parse(options: &EmitOptions) -> Result<Self> {
-        let k8s = parse_path("k8s_openapi_path", &options.k8s_openapi)?;
-        for derive in &options.derives {
-            parse_path("derive", derive)?;
-        }
-        parse_path("crd_schema_path", &options.crd_schema)?;
+        let text = |option: &'static str, value: &str| -> Result<String> {
+            let path = parse_path(option, value)?;
+            Ok(quote!(#path).to_string().replace(' ', ""))
+        };
+        let derives = options.derives.iter().map(|derive| {
+            let text = text("derive", derive)?;
+            Ok((last_segment(&text).to_owned(), text))
+        });
         Ok(Paths {
-            crd_schema_text: options.crd_schema.replace(' ', ""),
-            k8s_text: quote!(#k8s).to_string().replace(' ', ""),
+            crd_schema_text: text("crd_schema_path", &options.crd_schema)?,
+            k8s_text: text("k8s_openapi_path", &options.k8s_openapi)?,
+            derives: derives.collect::<Result<_>>()?,
+            derive_lists: DeriveLists::default(),
         })
     }
 }
 
 impl<'a> Ctx<'a> {
-    /// The context of emitting `space`'s types with `options`, whose paths
-    /// [`Paths::parse`] has checked, into a module `depth` modules deep
-    /// whose short paths are `table`. Each thread that lays out a run
-    /// lexes its own tokens (proc-macro2's tokens stay on the thread that
-    /// made them), without syn.
+    /// The context of emitting `space`'s types with `paths`, into a module
+    /// `depth` modules deep whose short paths are `table`. Each thread
+    /// that lays out a run lexes its own tokens (proc-macro2's tokens stay
+    /// on the thread that made them), without syn.
     fn new(
         space: &'a TypeSpace,
         docs: &'a Docs<'a>,
-        options: &EmitOptions,
-        derive_lists: &'a DeriveLists,
+        paths: &'a Paths,
         depth: usize,
         table: &'a [paths::Short],
     ) -> Result<Self> {
-        let derives = options.derives.iter().map(|d| Ok((last_segment(d).to_owned(), lex_path("derive", d)?)));
-        let k8s = lex_path("k8s_openapi_path", &options.k8s_openapi)?;
         Ok(Ctx {
             space,
             docs,
-            crd_schema: lex_path("crd_schema_path", &options.crd_schema)?,
-            crd_schema_text: options.crd_schema.replace(' ', ""),
-            k8s_text: k8s.to_string().replace(' ', ""),
-            k8s,
-            derives: derives.collect::<Result<_>>()?,
-            derive_lists,
+            paths,
+            crd_schema: lex_path("crd_schema_path", &paths.crd_schema_text)?,
+            k8s: lex_path("k8s_openapi_path", &paths.k8s_text)?,
             depth,
             table,
             described: Default::default(),
+            unlexed: Default::default(),
         })
     }
 
@@ -145,10 +145,10 @@ impl<'a> Ctx<'a> {
             TypeRef::Bool => path("bool"),
             TypeRef::Value => path("::serde_json::Value"),
             TypeRef::IntOrString => {
-                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::util::intstr::IntOrString", self.k8s_text)))
+                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::util::intstr::IntOrString", self.paths.k8s_text)))
             }
             TypeRef::ObjectMeta => {
-                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::apis::meta::v1::ObjectMeta", self.k8s_text)))
+                Ty::Path(Cow::Owned(format!("{}::apimachinery::pkg::apis::meta::v1::ObjectMeta", self.paths.k8s_text)))
             }
             TypeRef::Vec(item) => Ty::Generic("::std::vec::Vec", vec![self.ty_of(item)]),
             TypeRef::Map(value) => {
@@ -158,11 +158,15 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The tokens of a type, for the blocks built as tokens.
+    /// The tokens of a type, for the blocks built as tokens. The text of
+    /// paths and generic arguments always lexes; if it ever did not, the
+    /// run fails ([`Ctx::unlexed`]).
     fn ty(&self, ty: &TypeRef) -> TokenStream {
         let text = self.ty_of(ty).to_string();
-        // The text of paths and generic arguments always lexes.
-        text.parse().unwrap_or_else(|_| quote!(::std::string::String))
+        text.parse().unwrap_or_else(|_| {
+            self.unlexed.borrow_mut().get_or_insert(text);
+            TokenStream::new()
+        })
     }
 
     /// Whether clippy's `type_complexity` (threshold 250) may fire on `ty`
@@ -196,7 +200,7 @@ impl<'a> Ctx<'a> {
 
     /// A `crd_schema::__private` helper as a string for serde attributes.
     fn helper(&self, name: &str) -> String {
-        format!("{}::__private::{name}", self.crd_schema_text)
+        format!("{}::__private::{name}", self.paths.crd_schema_text)
     }
 }
 
@@ -369,22 +373,23 @@ pub fn file(crds: &[CrdSpace], sources: &[String], options: &EmitOptions) -> Res
 /// [`file()`], with the runs laid out as `plan` says rather than as suits
 /// the file and the machine.
 fn file_with(crds: &[CrdSpace], sources: &[String], options: &EmitOptions, plan: Option<runs::Plan>) -> Result<String> {
-    let Paths { crd_schema_text, k8s_text } = Paths::parse(options)?;
+    let paths = Paths::parse(options)?;
+    let (crd_schema_text, k8s_text) = (&paths.crd_schema_text, &paths.k8s_text);
     let modules: Vec<runs::Module<'_>> = crds
         .iter()
         .flat_map(|crd| crd.versions.iter().map(move |version| (crd, version)))
         .map(|(crd, version)| {
             let defined = version.space.types.iter().map(|t| t.name.as_str()).collect();
-            runs::Module { crd, version, table: paths::table(&defined, &crd_schema_text, &k8s_text) }
+            runs::Module { crd, version, table: paths::table(&defined, crd_schema_text, k8s_text) }
         })
         .collect();
     let depth = if crds.len() == 1 { 1 } else { 2 };
     let plan = plan.unwrap_or_else(|| runs::Plan::for_file(&modules));
-    let bodies = runs::bodies(&modules, depth, options, plan)?;
+    let bodies = runs::bodies(&modules, depth, &paths, plan)?;
 
     let used: Vec<&[bool]> = bodies.iter().map(|b| b.used.as_slice()).collect();
     let label = crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
-    let frame = frame::frame(crds, &modules, &used, &crd_schema_text, &label)?;
+    let frame = frame::frame(crds, &modules, &used, crd_schema_text, &label)?;
     let bodies: Vec<&str> = bodies.iter().map(|b| b.text.as_str()).collect();
     let header = format!("// @generated by crd-codegen from {}. Do not edit.\n\n", sources.join(", "));
     Ok(filled_and_spaced(header, &frame, &bodies))
@@ -714,8 +719,8 @@ mod tests {
             let space = &spaces[0].versions[0].space;
             let docs = Docs::default();
             let table = paths::table(&Default::default(), "::crd_schema", "::k8s_openapi");
-            let lists = DeriveLists::default();
-            let ctx = Ctx::new(space, &docs, &options, &lists, 1, &table).expect("the options are paths");
+            let paths = Paths::parse(&options).expect("the options are paths");
+            let ctx = Ctx::new(space, &docs, &paths, 1, &table).expect("the options are paths");
             let tokens: TokenStream = (0..space.types.len()).map(|i| types::type_def(&ctx, TypeId(i))).collect();
             let mut described = ctx.described.borrow_mut();
             let (pieces, _) = layout::items(tokens, 1, &table, &mut described).expect("the items lay out");

@@ -182,8 +182,13 @@ pub(super) fn full_path(before: &[TokenTree], rest: &[TokenTree], table: &[Short
 pub(super) fn tentatively<T>(used: &mut [bool], f: impl FnOnce(&mut [bool]) -> Option<T>) -> Option<T> {
     let mut marks = vec![false; used.len()];
     let out = f(&mut marks)?;
-    used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
+    mark(used, &marks);
     Some(out)
+}
+
+/// Marks in `used` the short paths that `marks` (of the same table) uses.
+pub(super) fn mark(used: &mut [bool], marks: &[bool]) {
+    used.iter_mut().zip(marks).for_each(|(all, this)| *all |= this);
 }
 
 /// The path `full` as written in text where a path starts: short when

@@ -19,7 +19,7 @@ use std::ops::Range;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Ctx, DeriveLists, Docs, EmitOptions, layout, paths, types};
+use super::{Ctx, Docs, Paths, layout, paths, types};
 use crate::error::{Error, Result};
 use crate::typespace::{CrdSpace, TypeId, TypeKind, VersionSpace};
 
@@ -84,23 +84,21 @@ struct Run {
 }
 
 /// The bodies of `modules`, each `depth` modules deep in the file.
-pub(super) fn bodies(modules: &[Module<'_>], depth: usize, options: &EmitOptions, plan: Plan) -> Result<Vec<Body>> {
+pub(super) fn bodies(modules: &[Module<'_>], depth: usize, paths: &Paths, plan: Plan) -> Result<Vec<Body>> {
     let runs: Vec<Run> = modules
         .iter()
         .enumerate()
         .flat_map(|(n, m)| split(n, &m.version.space.types.iter().map(weight).collect::<Vec<_>>(), plan.run_weight))
         .collect();
-    let derive_lists = DeriveLists::default();
-    let laid = crate::parallel::map(plan.threads, &runs, |run| {
-        lay_out(&modules[run.module], run.types.clone(), depth, options, &derive_lists)
-    });
+    let laid =
+        crate::parallel::map(plan.threads, &runs, |run| lay_out(&modules[run.module], run.types.clone(), depth, paths));
     let mut out: Vec<Body> =
         modules.iter().map(|m| Body { text: String::new(), used: vec![false; m.table.len()] }).collect();
     for (run, laid) in runs.iter().zip(laid) {
         let (text, used) = laid?;
         let body = &mut out[run.module];
         body.text.push_str(&text);
-        body.used.iter_mut().zip(used).for_each(|(all, this)| *all |= this);
+        paths::mark(&mut body.used, &used);
     }
     Ok(out)
 }
@@ -133,20 +131,17 @@ fn split(module: usize, weights: &[usize], run_weight: usize) -> Vec<Run> {
 }
 
 /// The text of `types` of `module`, and the short paths it uses.
-fn lay_out(
-    module: &Module<'_>,
-    types: Range<usize>,
-    depth: usize,
-    options: &EmitOptions,
-    derive_lists: &DeriveLists,
-) -> Result<(String, Vec<bool>)> {
+fn lay_out(module: &Module<'_>, types: Range<usize>, depth: usize, file_paths: &Paths) -> Result<(String, Vec<bool>)> {
     if types.is_empty() {
         return Ok((String::new(), vec![false; module.table.len()]));
     }
     let docs = Docs::default();
-    let ctx = Ctx::new(&module.version.space, &docs, options, derive_lists, depth, &module.table)?;
+    let ctx = Ctx::new(&module.version.space, &docs, file_paths, depth, &module.table)?;
     let emit = || -> TokenStream { types.clone().map(|i| types::type_def(&ctx, TypeId(i))).collect() };
     let items = emit();
+    if let Some(text) = ctx.unlexed.take() {
+        return Err(Error::Emit { crd: module.crd.name.clone(), message: format!("the type `{text}` does not lex") });
+    }
     let laid = items_text(items, depth, &module.table, &mut ctx.described.borrow_mut(), &module.crd.name)?;
     // The layout takes the described items' attributes as it goes; for
     // prettyplease the items are emitted again.
@@ -213,7 +208,7 @@ fn through_prettyplease(
         let tokens = text.parse().expect("a described item lexes");
         assert_eq!(&wrapped_unparse(tokens, depth, label)?, text, "prettyplease lays out a described item otherwise");
     }
-    used.iter_mut().zip(described_used).for_each(|(all, this)| *all |= this);
+    paths::mark(&mut used, &described_used);
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     Ok((super::fill_markers(&text, layout::described::MARKER, &texts), used))
 }

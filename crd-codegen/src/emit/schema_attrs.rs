@@ -28,8 +28,8 @@ pub(super) fn field_attr(f: &Field) -> TokenStream {
 /// is not the default, where `crd_schema` is.
 pub(super) fn type_attr(ctx: &Ctx<'_>, schema: &Map<String, Value>) -> TokenStream {
     let mut args = Vec::new();
-    if ctx.crd_schema_text != "::crd_schema" {
-        let path = &ctx.crd_schema_text;
+    if ctx.paths.crd_schema_text != "::crd_schema" {
+        let path = &ctx.paths.crd_schema_text;
         args.push(quote!(crate = #path));
     }
     args.extend(keyword_args(schema));

@@ -27,26 +27,25 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 /// `#[derive(...)]` with the base derives (paths or `Default`) followed by
 /// the user's extras that are not already there, and whether its
 /// arguments repeat one as clippy's `duplicated_attributes` keys them
-/// (two extras from one crate). A list of plain paths is built once per
+/// (an extra named as a base derive is not added). A list of plain paths is built once per
 /// file and list of base derives (a handful per file) and shared by the
 /// file's runs; one that needs tokens is built where it is used.
 fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
-    let mut lists = ctx.derive_lists.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut lists = ctx.paths.derive_lists.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let known = lists.iter().find(|(b, _, _)| b == base).map(|(_, paths, repeats)| (paths.clone(), *repeats));
     if let Some((Some(paths), repeats)) = known {
         return (Derive::Paths(paths), repeats);
     }
-    let schema = format!("{}::CustomResourceSchema", ctx.crd_schema_text);
-    let own: Vec<&str> = base.iter().copied().chain([schema.as_str()]).collect();
-    let mut names: Vec<&str> = own.iter().copied().map(last_segment).collect();
-    let mut paths: Vec<TokenStream> = own.iter().filter_map(|p| p.parse().ok()).collect();
-    for (name, extra) in &ctx.derives {
-        if !names.contains(&name.as_str()) {
-            names.push(name);
-            paths.push(extra.clone());
+    // The texts as tokens print, without spaces: the base derives are
+    // written so, the options' paths are kept so (`Paths`).
+    let mut texts: Vec<String> = base.iter().map(|path| (*path).to_owned()).collect();
+    texts.push(format!("{}::CustomResourceSchema", ctx.paths.crd_schema_text));
+    for (name, extra) in &ctx.paths.derives {
+        if !texts.iter().any(|text| last_segment(text) == name) {
+            texts.push(extra.clone());
         }
     }
-    let texts: Vec<String> = paths.iter().map(|p| p.to_string().replace(' ', "")).collect();
+    let paths: Vec<TokenStream> = texts.iter().filter_map(|text| text.parse().ok()).collect();
     let attr = attribute("derive", paths);
     let repeats = schema_attrs::repeats_arguments(attr.clone());
     let plain: Option<Arc<[String]>> = texts.iter().all(|t| t.chars().all(is_path_char)).then(|| texts.into());
@@ -239,7 +238,7 @@ fn enum_def(ctx: &Ctx<'_>, def: &TypeDef, e: &EnumDef) -> TokenStream {
         let c = ident(c);
         let arms = e.variants.iter().map(|(variant, json)| (string_literal(json), ident(variant).to_string()));
         let template = Template::OpenEnum { arms: arms.collect(), catch_all: c.to_string() };
-        if let Some((text, used)) = template.text(ctx.depth, &def.name, &ctx.crd_schema_text, ctx.table) {
+        if let Some((text, used)) = template.text(ctx.depth, &def.name, &ctx.paths.crd_schema_text, ctx.table) {
             return ctx.describe(Described::Text { text, used });
         }
         let crd_schema = &ctx.crd_schema;

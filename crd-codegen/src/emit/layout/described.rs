@@ -151,7 +151,7 @@ pub(super) fn item(item: &mut Described, depth: usize, table: &[paths::Short], u
     match item {
         Described::Type(item) => type_item(&mut printer, item)?,
         Described::Text { text, used: marks } => {
-            used.iter_mut().zip(marks.iter()).for_each(|(all, this)| *all |= *this);
+            paths::mark(used, marks);
             return Some(std::mem::take(text));
         }
     }
