@@ -546,6 +546,26 @@ mod tests {
     }
 
     #[test]
+    fn every_type_has_the_derive_list_of_its_kind() {
+        let s = r#"{"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "e": {"type": "string", "enum": ["X", "Y"]}}}}}"#;
+        let text = crd(&format!("{}, {}", version("v1", s), version("v2", s)));
+        // A raw identifier is not a plain path: that list is built as
+        // tokens, where it is used. Two derives of one crate are no repeat
+        // of clippy's (paths are named whole).
+        let code = Builder::new().crd_source("w", &text).derive("r#x::A").derive("y::B").derive("y::C").generate();
+        let code = code.unwrap();
+        let lists: Vec<&str> = code.split("#[derive(").skip(1).filter_map(|d| d.split(")]").next()).collect();
+        assert_eq!(lists.len(), 8, "{code}");
+        for list in &lists {
+            let list: String = list.split_whitespace().collect();
+            assert!(list.ends_with("CustomResourceSchema,r#x::A,y::B,y::C"), "{list}");
+        }
+        assert!(!code.contains("duplicated_attributes"), "{code}");
+    }
+
+    #[test]
     fn versions_get_modules_and_several_crds_get_crd_modules() {
         let s = r#"{"type": "object", "properties": {"spec": {"type": "object", "properties": {"a": {"type": "string"}}}}}"#;
         let text = crd(&format!("{}, {}", version("v1", s), version("v2beta1", s)));

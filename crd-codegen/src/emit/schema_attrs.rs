@@ -45,8 +45,9 @@ pub(super) fn flatten_attr(s: &StructDef) -> TokenStream {
 /// Whether the attributes `tokens` of one item (or field) repeat an
 /// argument, which clippy's `duplicated_attributes` reports (two printer
 /// columns of one type). Its rule (`clippy_lints/src/attrs/
-/// duplicated_attributes.rs`): each argument is keyed by the path of the
-/// lists it sits in and its name, plus its value when that is a string
+/// duplicated_attributes.rs` as of clippy 0.1.95): each argument is keyed
+/// by the path of the lists it sits in and its name (a path, whole), plus
+/// its value when that is a string
 /// (`crd:printer_column:type_=string`, but `schema:one_of:schema:required`
 /// whatever the value); `doc` and `reason` are not checked, nor is an
 /// attribute that is not a plain meta item (with a value such as `-1` or
@@ -72,6 +73,29 @@ pub(super) fn repeats_arguments(tokens: TokenStream) -> bool {
     repeats(false) && repeats(true)
 }
 
+/// The path an argument starts with, as clippy names it (a single name,
+/// or `a::b` and `::a::b` whole: rustc's `path_to_string`), and how many
+/// tokens it takes; `None` when it starts with none.
+fn meta_path(argument: &[TokenTree]) -> Option<(String, usize)> {
+    let colons = |at: usize| {
+        matches!(argument.get(at..at + 2),
+            Some([TokenTree::Punct(a), TokenTree::Punct(b)]) if a.as_char() == ':' && b.as_char() == ':')
+    };
+    let mut name = String::new();
+    let mut at = 0;
+    loop {
+        if colons(at) {
+            name.push_str("::");
+            at += 2;
+        } else if at > 0 {
+            return Some((name, at));
+        }
+        let Some(TokenTree::Ident(segment)) = argument.get(at) else { return None };
+        let _ = write!(name, "{segment}");
+        at += 1;
+    }
+}
+
 /// Whether clippy leaves arguments named `name` unchecked.
 fn unchecked(name: &str) -> bool {
     name == "doc" || name == "reason"
@@ -84,15 +108,12 @@ fn unchecked(name: &str) -> bool {
 fn lint_keys(tokens: TokenStream, path: &mut String, keys: &mut Vec<String>, values: bool) -> bool {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for argument in trees.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
-        let Some(TokenTree::Ident(name)) = argument.first() else {
-            // A literal argument (`property("a", ...)`) has no key; a path
-            // (`::serde::Serialize`) is never repeated here.
-            continue;
-        };
+        // A literal argument (`property("a", ...)`) has no key.
+        let Some((name, len)) = meta_path(argument) else { continue };
         let parent = path.len();
         let _ = write!(path, ":{name}");
-        let checked = !unchecked(&path[parent + 1..]);
-        let key = match &argument[1..] {
+        let checked = !unchecked(&name);
+        let key = match &argument[len..] {
             [TokenTree::Group(list)] => {
                 let plain = lint_keys(list.stream(), path, keys, values);
                 path.truncate(parent);
@@ -359,6 +380,12 @@ mod tests {
         assert!(!repeats_arguments(
             quote!(#[schema(one_of(schema(max_length = 1), schema(max_length = 2)), minimum = -1)])
         ));
+        // A path is named whole: two derives of one crate are no repeat.
+        assert!(!repeats_arguments(quote!(#[derive(Clone, serde::Serialize, serde::Deserialize)])));
+        assert!(!repeats_arguments(quote!(#[derive(::serde::Serialize, ::serde::Deserialize)])));
+        assert!(repeats_arguments(quote!(#[a(b::c = "x")] #[a(b::c = "x")])));
+        assert!(repeats_arguments(quote!(#[a(::b::c)] #[a(::b::c)])));
+        assert!(!repeats_arguments(quote!(#[a(::b::c)] #[a(b::c)])));
     }
 
     #[test]
