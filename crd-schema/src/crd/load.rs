@@ -49,6 +49,17 @@ pub fn source_text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str> {
     }
 }
 
+/// [`source_text`] of bytes that are given up: the text in their
+/// allocation, not a copy.
+pub fn source_string(file: &str, bytes: Vec<u8>) -> Result<String> {
+    let mut text = String::from_utf8(bytes)
+        .map_err(|e| Error::NotUtf8 { file: file.to_owned(), offset: e.utf8_error().valid_up_to() })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
 /// Parses every document of a source; an empty source is an error.
 pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
     source_documents_with(file, text, &Limits::default())
@@ -81,15 +92,15 @@ pub fn read_file_with(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     let too_big = |what: String| limits.breach(Limit::InputBytes, &path.display().to_string(), None, what);
     let file = std::fs::File::open(path).map_err(io)?;
     let max = limits.max_input_bytes as u64;
-    match file.metadata() {
-        Ok(metadata) if metadata.is_file() && metadata.len() > max => {
-            return Err(too_big(format!("input is {} bytes", metadata.len())));
-        }
-        _ => {}
+    let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|metadata| metadata.len());
+    if let Some(size) = size.filter(|&size| size > max) {
+        return Err(too_big(format!("input is {size} bytes")));
     }
-    // Not a regular file (a pipe, say): read one byte past the limit to
-    // tell whether there is more.
-    let mut bytes = Vec::new();
+    // A regular file is read into a buffer of its size (growing one by
+    // doubling would leave up to half of it unused while the file is
+    // parsed). Not a regular file (a pipe, say): read one byte past the
+    // limit to tell whether there is more.
+    let mut bytes = Vec::with_capacity(size.map_or(0, |size| size as usize + 1));
     file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > max {
         return Err(too_big(format!("input is more than {max} bytes")));
@@ -105,10 +116,18 @@ pub fn parse_source(file: &str, bytes: &[u8]) -> Result<Loaded> {
 /// [`parse_source`] within `limits`; the schemas of every CRD are held to
 /// the schema limits too ([`Limits::check_schema`]).
 pub fn parse_source_with(file: &str, bytes: &[u8], limits: &Limits) -> Result<Loaded> {
-    // The reader holds the text to `limits.max_input_bytes`.
-    let text = source_text(file, bytes)?;
+    parse_shared_source(file, shared_text(file, source_text(file, bytes)?, limits)?, limits)
+}
+
+/// `text` within the reader's size limit, in the one allocation that the
+/// results share (`Loaded::text` and the documents' positions).
+fn shared_text(file: &str, text: &str, limits: &Limits) -> Result<std::sync::Arc<str>> {
     yaml::within_size(file, text, limits)?;
-    let text: std::sync::Arc<str> = text.into();
+    Ok(text.into())
+}
+
+/// [`parse_source_with`] of the text [`shared_text`] gives.
+fn parse_shared_source(file: &str, text: std::sync::Arc<str>, limits: &Limits) -> Result<Loaded> {
     let documents = non_empty(file, yaml::parse_shared_with(file, &text, limits)?)?;
     let mut crds = Vec::new();
     let mut skipped = Vec::new();
@@ -181,8 +200,7 @@ pub fn read_documents(path: &Path) -> Result<(String, String, Vec<Document>)> {
 /// [`read_documents`] within `limits`.
 pub fn read_documents_with(path: &Path, limits: &Limits) -> Result<(String, String, Vec<Document>)> {
     let file = path.display().to_string();
-    let bytes = read_file_with(path, limits)?;
-    let text = source_text(&file, &bytes)?.to_owned();
+    let text = source_string(&file, read_file_with(path, limits)?)?;
     let documents = source_documents_with(&file, &text, limits)?;
     Ok((file, text, documents))
 }
@@ -199,8 +217,10 @@ pub fn load_with(path: &Path, limits: &Limits) -> Vec<Result<Loaded>> {
         .into_iter()
         .map(|file| {
             let file = file?;
-            let bytes = read_file_with(&file, limits)?;
-            parse_source_with(&file.display().to_string(), &bytes, limits)
+            let name = file.display().to_string();
+            // The file's bytes go before it is parsed.
+            let text = shared_text(&name, &source_string(&name, read_file_with(&file, limits)?)?, limits)?;
+            parse_shared_source(&name, text, limits)
         })
         .collect()
 }
@@ -224,5 +244,14 @@ mod tests {
         assert_eq!(err.to_string(), "e.yaml: empty: no YAML or JSON document");
         let err = parse_source("b.yaml", b"a: \xff\xfe").unwrap_err();
         assert_eq!(err.to_string(), "b.yaml: not UTF-8 text: invalid byte at offset 3");
+        let err = source_string("b.yaml", b"a: \xff\xfe".to_vec()).unwrap_err();
+        assert_eq!(err.to_string(), "b.yaml: not UTF-8 text: invalid byte at offset 3");
+    }
+
+    #[test]
+    fn given_up_bytes_are_read_as_borrowed_ones() {
+        for bytes in [&b"\xef\xbb\xbfa: 1"[..], b"a: 1", b"", b"\xef\xbb\xbf", b"a: \xef\xbb\xbf"] {
+            assert_eq!(source_string("f", bytes.to_vec()).unwrap(), source_text("f", bytes).unwrap());
+        }
     }
 }

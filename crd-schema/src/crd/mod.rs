@@ -34,7 +34,8 @@ pub use crate::schema::{Names, PrinterColumn, Scale, SelectableField, Subresourc
 
 pub use load::{
     Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
-    read_documents_with, read_file, read_file_with, source_documents, source_documents_with, source_text,
+    read_documents_with, read_file, read_file_with, source_documents, source_documents_with, source_string,
+    source_text,
 };
 
 use serde_json::Value;
