@@ -293,17 +293,24 @@ impl Builder {
     fn render_here(&self) -> Result<Rendered> {
         let (crds, sources) = self.load()?;
         let options = ModelOptions { strict_enums: self.strict_enums, allow_non_structural: self.allow_non_structural };
-        let spaces = crds.iter().map(|found| CrdSpace::new(&found.crd, options)).collect::<Result<Vec<_>>>()?;
+        let first = crds.first().map(|found| found.crd.metadata.name.clone()).unwrap_or_default();
+        // Each CRD's model goes as soon as its types are built (the schemas
+        // in it as soon as they are structural): the type spaces hold all
+        // that emitting needs, and positions all that warnings need.
+        let mut spaces = Vec::with_capacity(crds.len());
+        let mut located = Vec::with_capacity(crds.len());
+        for Found { crd, file, spans } in crds {
+            spaces.push(CrdSpace::from_crd(crd, options)?);
+            located.push((file, spans));
+        }
         let emit_options = emit::EmitOptions {
             derives: self.derives.clone(),
             crd_schema: self.crd_schema_path.clone().unwrap_or_else(|| "::crd_schema".to_owned()),
             k8s_openapi: self.k8s_openapi_path.clone().unwrap_or_else(|| "::k8s_openapi".to_owned()),
         };
-        let first = crds.first().map(|found| found.crd.metadata.name.clone()).unwrap_or_default();
-        let warnings = spaces.iter().zip(&crds).flat_map(|(space, found)| warnings(space, found)).collect();
-        // The type spaces hold all that emitting needs: the CRDs' models (7×
-        // their size as JSON) go before the emitter's tokens are built.
-        drop(crds);
+        let warnings =
+            spaces.iter().zip(&located).flat_map(|(space, (file, spans))| warnings(space, file, spans)).collect();
+        drop(located);
         let text = emit::file(&spaces, &sources, &emit_options)?;
         Ok(Rendered { text, first, warnings })
     }
@@ -344,7 +351,7 @@ impl Builder {
 
 /// The warnings of one CRD: its nodes that are not structural, located in
 /// the document they came from.
-fn warnings(space: &CrdSpace, found: &Found) -> Vec<Warning> {
+fn warnings(space: &CrdSpace, file: &str, spans: &Spans) -> Vec<Warning> {
     let mut out = Vec::new();
     for version in &space.versions {
         out.extend(version.loose.iter().map(|node| Warning {
@@ -353,8 +360,8 @@ fn warnings(space: &CrdSpace, found: &Found) -> Vec<Warning> {
             path: node.path.clone(),
             reason: node.reason.clone(),
             outcome: node.outcome,
-            file: found.file.clone(),
-            at: found.spans.nearest(&node.path.steps()),
+            file: file.to_owned(),
+            at: spans.nearest(&node.path.steps()),
         }));
     }
     out

@@ -341,37 +341,73 @@ impl CrdSpace {
     /// Checks and models every version of `crd`, side by side when it has
     /// several (`crate::parallel`); the first version in error fails.
     pub fn new(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Self> {
-        let indices: Vec<usize> = (0..crd.spec.versions.len()).collect();
-        let threads = if indices.len() > 1 { crate::parallel::available() } else { 1 };
-        let modelled = crate::parallel::map(threads, &indices, |&i| model_version(crd, i, options));
+        let checked = check_versions(crd, options)?;
+        Ok(Self::model(crd, checked, options))
+    }
+
+    /// [`CrdSpace::new`] of a CRD that is given up: its schemas go as soon
+    /// as every version is in structural form, before the types are built
+    /// (their typed form is about seven times their size as JSON).
+    pub fn from_crd(mut crd: CustomResourceDefinition, options: ModelOptions) -> Result<Self> {
+        let checked = check_versions(&crd, options)?;
+        crd.spec.validation = None;
+        for version in &mut crd.spec.versions {
+            version.schema = None;
+        }
+        Ok(Self::model(&crd, checked, options))
+    }
+
+    /// The types of every version of `crd`, from its versions' schemas
+    /// `checked`.
+    fn model(crd: &CustomResourceDefinition, checked: Vec<CheckedVersion>, options: ModelOptions) -> Self {
+        let threads = if checked.len() > 1 { crate::parallel::available() } else { 1 };
+        let indexed: Vec<(usize, CheckedVersion)> = checked.into_iter().enumerate().collect();
+        let modelled = crate::parallel::map(threads, &indexed, |(i, checked)| model_version(crd, *i, checked, options));
         let mut modules = Names::new(Case::Snake);
         let mut versions = Vec::with_capacity(modelled.len());
-        for (version, modelled) in crd.spec.versions.iter().zip(modelled) {
-            let (space, loose) = modelled?;
+        for (version, (space, loose)) in crd.spec.versions.iter().zip(modelled) {
             let module = modules.claim(&naming::snake(&version.name));
             versions.push(VersionSpace { module, version: version.name.clone(), space, loose });
         }
-        Ok(Self { name: crd.metadata.name.clone(), module: naming::snake(&crd.spec.names.plural), versions })
+        Self { name: crd.metadata.name.clone(), module: naming::snake(&crd.spec.names.plural), versions }
     }
 }
 
-/// The types of version `i` of `crd`, and its nodes that are not
-/// structural, located in the CRD document.
+/// A version's schema in structural form (`None` when it has none), and
+/// where it is in the CRD document.
+struct CheckedVersion {
+    checked: Option<Checked>,
+    base: Path,
+}
+
+/// Every version's schema of `crd` in structural form, side by side when
+/// it has several; the first version in error fails.
+fn check_versions(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Vec<CheckedVersion>> {
+    let indices: Vec<usize> = (0..crd.spec.versions.len()).collect();
+    let threads = if indices.len() > 1 { crate::parallel::available() } else { 1 };
+    crate::parallel::map(threads, &indices, |&i| {
+        Ok(CheckedVersion { checked: version_schema(crd, i, options)?, base: document_path(crd, i) })
+    })
+    .into_iter()
+    .collect()
+}
+
+/// The types of version `i` of `crd` from its schema `checked`, and its
+/// nodes that are not structural, located in the CRD document.
 fn model_version(
     crd: &CustomResourceDefinition,
     i: usize,
+    checked: &CheckedVersion,
     options: ModelOptions,
-) -> Result<(TypeSpace, Vec<LooseNode>)> {
-    let checked = version_schema(crd, i, options)?;
+) -> (TypeSpace, Vec<LooseNode>) {
     let name = crd.spec.versions.get(i).map(|v| v.name.as_str()).unwrap_or_default();
     let resource = resource(crd, name);
     let all_preserve = crd.spec.preserve_unknown_fields == Some(true);
-    let (schema, loose) = checked.map_or((None, Vec::new()), |c| (Some(c.schema), c.loose));
-    let input = build::Input { schema: schema.as_ref(), resource, crd: crd_attrs(crd, i), loose: &loose };
+    let (schema, loose) = checked.checked.as_ref().map_or((None, &[][..]), |c| (Some(&c.schema), &c.loose[..]));
+    let input = build::Input { schema, resource, crd: crd_attrs(crd, i), loose };
     let space = dedupe::dedupe(build::build(input, all_preserve, options));
-    let base = document_path(crd, i);
-    let loose = loose.into_iter().map(|n| LooseNode { path: base.join(&n.path), ..n }).collect();
-    Ok((space, loose))
+    let loose = loose.iter().map(|n| LooseNode { path: checked.base.join(&n.path), ..n.clone() }).collect();
+    (space, loose)
 }
 
 /// A version's schema, checked (and with `allow_non_structural`, made)
