@@ -54,6 +54,7 @@ pub fn new_structural(schema: &JSONSchemaProps) -> Result<Structural, Conversion
         s.items = Some(Box::new(new_structural(single_schema(items)?)?));
     }
     // An empty properties map is dropped at the structural level.
+    s.properties.reserve_exact(schema.properties.as_ref().map_or(0, Vec::len));
     for (name, property) in schema.properties.iter().flatten() {
         s.properties.push((name.clone(), new_structural(property)?));
     }
