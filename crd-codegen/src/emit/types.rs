@@ -27,9 +27,10 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 /// `#[derive(...)]` with the base derives (paths or `Default`) followed by
 /// the user's extras that are not already there, and whether its
 /// arguments repeat one as clippy's `duplicated_attributes` keys them
-/// (an extra named as a base derive is not added). A list of plain paths is built once per
-/// file and list of base derives (a handful per file) and shared by the
-/// file's runs; one that needs tokens is built where it is used.
+/// (an extra named as a base derive is not added). A list of plain paths
+/// is built once per file and list of base derives (a handful per file)
+/// and shared by the file's runs; one that needs tokens is built where it
+/// is used.
 fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
     let mut lists = ctx.paths.derive_lists.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let known = lists.iter().find(|(b, _, _)| b == base).map(|(_, paths, repeats)| (paths.clone(), *repeats));
