@@ -267,6 +267,17 @@ pub struct Invocation {
     pub limits: Limits,
 }
 
+impl Invocation {
+    /// Whether the task needs a stack of [`Limits::STACK_BYTES`] for
+    /// documents as deep as `--max-depth` allows. `generate` does not: the
+    /// generator takes one itself for deep documents only
+    /// ([`with_stack_for`](crd_schema::limits::with_stack_for)), and a new
+    /// thread for shallow ones costs more than its start.
+    pub fn needs_deep_stack(&self) -> bool {
+        !matches!(self.task, Task::Generate(_) | Task::Completions(_))
+    }
+}
+
 /// A command with its checked options: each command module's own `Args`.
 #[derive(Debug)]
 pub enum Task {

@@ -68,21 +68,30 @@ fn load_crd_files(paths: &[impl AsRef<Path>], place: &str) -> Result<Vec<crd::Lo
     Ok(files)
 }
 
-/// Runs the tool with `args` (without the program name); returns the exit
-/// code. Documents as deep as `--max-depth` allows need a stack of
-/// [`Limits::STACK_BYTES`]: the `crd` binary runs this in
-/// [`with_deep_stack`](crd_schema::limits::with_deep_stack).
+/// Runs the tool with `args` (without the program name) on the calling
+/// thread; returns the exit code. The `crd` binary runs the commands that
+/// need it ([`Invocation::needs_deep_stack`](args::Invocation::needs_deep_stack))
+/// in [`with_deep_stack`](crd_schema::limits::with_deep_stack).
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let invocation = match args::parse(args) {
-        Ok(invocation) => invocation,
-        // A usage mistake, or the help or version text asked for.
-        Err(e) => {
-            let stream: &mut dyn Write = if e.use_stderr() { &mut *err } else { &mut *out };
-            // Nothing useful is left to do when the stream itself fails.
-            let _ = stream.write_all(e.render().to_string().as_bytes());
-            return e.exit_code();
-        }
-    };
+    match parse(args, out, err) {
+        Ok(invocation) => execute(&invocation, out, err),
+        Err(code) => code,
+    }
+}
+
+/// The invocation `args` ask for, or, for a usage mistake or the help or
+/// version text, the exit code after writing it.
+pub fn parse(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<args::Invocation, i32> {
+    args::parse(args).map_err(|e| {
+        let stream: &mut dyn Write = if e.use_stderr() { &mut *err } else { &mut *out };
+        // Nothing useful is left to do when the stream itself fails.
+        let _ = stream.write_all(e.render().to_string().as_bytes());
+        e.exit_code()
+    })
+}
+
+/// Runs `invocation`; returns the exit code.
+pub fn execute(invocation: &args::Invocation, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     LIMITS.with(|l| l.set(invocation.limits));
     let code = run_task(&invocation.task, out, err);
     LIMITS.with(|l| l.set(Limits::DEFAULT));

@@ -59,6 +59,8 @@ struct Found {
     file: String,
     /// The positions of its document's values.
     spans: Spans,
+    /// Whether its document is shallow (`Document::shallow`).
+    shallow: bool,
 }
 
 /// What [`Builder::render`] makes.
@@ -286,12 +288,16 @@ impl Builder {
 
     /// Every step recurses once per level of nesting, so it all runs with a
     /// deep stack ([`with_deep_stack`](crd_schema::limits::with_deep_stack)).
+    /// Modelling and emitting recurse once per level of a schema's
+    /// nesting: shallow documents are done on the calling thread, deeper
+    /// ones with a deep stack (the readers choose theirs).
     fn render(&self) -> Result<Rendered> {
-        crd_schema::limits::with_deep_stack(|| self.render_here())
+        let (crds, sources) = self.load()?;
+        let shallow = crds.iter().all(|found| found.shallow);
+        crd_schema::limits::with_stack_for(shallow, || self.render_loaded(crds, sources))
     }
 
-    fn render_here(&self) -> Result<Rendered> {
-        let (crds, sources) = self.load()?;
+    fn render_loaded(&self, crds: Vec<Found>, sources: Vec<String>) -> Result<Rendered> {
         let options = ModelOptions { strict_enums: self.strict_enums, allow_non_structural: self.allow_non_structural };
         let first = crds.first().map(|found| found.crd.metadata.name.clone()).unwrap_or_default();
         // Each CRD's model goes as soon as its types are built (the schemas
@@ -299,7 +305,7 @@ impl Builder {
         // that emitting needs, and positions all that warnings need.
         let mut spaces = Vec::with_capacity(crds.len());
         let mut located = Vec::with_capacity(crds.len());
-        for Found { crd, file, spans } in crds {
+        for Found { crd, file, spans, .. } in crds {
             spaces.push(CrdSpace::from_crd(crd, options)?);
             located.push((file, spans));
         }
@@ -339,7 +345,12 @@ impl Builder {
                         sources.push(name);
                     }
                 }
-                crds.extend(found.into_iter().map(|(doc, crd)| Found { crd, file: file.clone(), spans: doc.spans }));
+                crds.extend(found.into_iter().map(|(doc, crd)| Found {
+                    crd,
+                    file: file.clone(),
+                    spans: doc.spans,
+                    shallow: doc.shallow,
+                }));
             }
             if crds.len() == before {
                 return Err(Error::NoCrd { source: label });
@@ -590,6 +601,48 @@ mod tests {
         let text = crd(r#"{"name": "v1", "served": true, "storage": true}"#).replace("/v1\"", "/v1beta1\"");
         let code = generate(&text).unwrap();
         assert!(code.contains("#[serde(flatten)]"), "{code}");
+    }
+
+    /// The nesting depth of `value`, walked without recursion.
+    fn depth(value: &serde_json::Value) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(value, 0)];
+        while let Some((value, level)) = stack.pop() {
+            let children: Vec<&serde_json::Value> = match value {
+                serde_json::Value::Object(map) => map.values().collect(),
+                serde_json::Value::Array(items) => items.iter().collect(),
+                _ => continue,
+            };
+            deepest = deepest.max(level + 1);
+            stack.extend(children.into_iter().map(|child| (child, level + 1)));
+        }
+        deepest
+    }
+
+    #[test]
+    fn shallow_documents_are_generated_on_the_calling_thread() {
+        use crd_schema::limits::Limits;
+        let nested = |levels: usize| {
+            let mut schema = r#"{"type": "string"}"#.to_owned();
+            for _ in 0..levels {
+                schema = format!(r#"{{"type": "object", "properties": {{"a": {schema}}}}}"#);
+            }
+            crd(&version("v1", &schema))
+        };
+        let read = |text: &str| crd_schema::yaml::parse_documents("w.json", text).unwrap().remove(0);
+        let shallow = read(&nested(21));
+        assert_eq!((depth(&shallow.value), shallow.shallow), (Limits::SHALLOW_DEPTH, true));
+        let deep = read(&nested(22));
+        assert!(depth(&deep.value) > Limits::SHALLOW_DEPTH && !deep.shallow);
+        // Half the stack Rust gives a new thread holds the deepest shallow
+        // document (a deeper one gets a stack of its own).
+        for levels in [21, 22] {
+            let text = nested(levels);
+            let small = std::thread::Builder::new().stack_size(1 << 20);
+            let code = small.spawn(move || generate(&text)).unwrap().join().unwrap().unwrap();
+            let innermost = format!("pub struct Widget{} {{", "A".repeat(levels - 1));
+            assert!(code.contains(&innermost), "{code}");
+        }
     }
 
     #[test]

@@ -77,13 +77,15 @@ thread_local! {
 }
 
 /// Runs `f` with [`Limits::STACK_BYTES`] of stack: on a thread of its own,
-/// unless the caller already runs on one. Documents nested deeper than a
-/// few dozen levels need it for every recursive step (the readers,
+/// unless the caller already runs on one. Documents nested deeper than
+/// [`Limits::SHALLOW_DEPTH`] need it for every recursive step (the readers,
 /// validation, pruning, defaulting, generation); the readers use it by
-/// themselves, the `crd` tool and `crd_codegen::Builder` run all their work
-/// in it, and library users who process deep documents further should do
-/// the same. If the system refuses a new thread, `f` runs on the calling
-/// thread.
+/// themselves for such documents ([`Document::shallow`](crate::yaml::Document::shallow)
+/// says which), the `crd` tool runs all its commands but `generate` in it,
+/// `crd_codegen::Builder` runs its work for deep documents in it, and
+/// library users who process deep documents further should do the same
+/// ([`with_stack_for`]). If the system refuses a new thread, `f` runs on
+/// the calling thread.
 ///
 /// ```
 /// let depth = crd_schema::limits::with_deep_stack(|| 1 + 1);
@@ -112,6 +114,21 @@ pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         (None, Some(f)) => f(),
         (None, None) => unreachable!("the worker took `f` and returned its result"),
     }
+}
+
+/// Runs `f` on the calling thread for documents that are `shallow` (nested
+/// at most [`Limits::SHALLOW_DEPTH`] deep, which any thread's stack holds),
+/// else with [`with_deep_stack`]. A new thread costs more than its start:
+/// the C allocator grows its heap a step at a time (15% of generating
+/// cert-manager's Certificate).
+pub fn with_stack_for<R: Send>(shallow: bool, f: impl FnOnce() -> R + Send) -> R {
+    if shallow { f() } else { with_deep_stack(f) }
+}
+
+/// Whether the calling thread runs in [`with_deep_stack`].
+#[cfg(feature = "engine")]
+pub(crate) fn on_deep_stack() -> bool {
+    DEEP_STACK.with(std::cell::Cell::get)
 }
 
 /// A named limit, for messages and for setting one by name.
@@ -209,6 +226,14 @@ impl Limits {
     /// half the depth. The memory is reserved, and used only by deep
     /// documents.
     pub const STACK_BYTES: usize = 128 << 20;
+
+    /// The nesting depth that any thread's stack holds: at about 32 KiB a
+    /// level in a debug build (see [`Limits::STACK_BYTES`]), every
+    /// recursive step fits in the 2 MiB Rust gives a new thread, and a test
+    /// generates a CRD this deep on such a thread; real CRDs stay below
+    /// 40. Documents this shallow are processed on the calling thread
+    /// ([`with_stack_for`]).
+    pub const SHALLOW_DEPTH: usize = 48;
 
     /// The value of `limit`.
     pub fn get(&self, limit: Limit) -> usize {
@@ -359,6 +384,13 @@ mod tests {
         });
         assert_eq!(outer, inner, "a deep stack runs nested work in place");
         assert_ne!(outer, std::thread::current().id(), "the work ran on a thread of its own");
+    }
+
+    #[test]
+    fn only_deep_documents_get_a_stack_of_their_own() {
+        let here = std::thread::current().id();
+        assert_eq!(with_stack_for(true, || std::thread::current().id()), here);
+        assert_ne!(with_stack_for(false, || std::thread::current().id()), here);
     }
 
     #[test]

@@ -127,22 +127,28 @@ fn shared_text(file: &str, text: &str, limits: &Limits) -> Result<std::sync::Arc
 }
 
 /// [`parse_source_with`] of the text [`shared_text`] gives.
+/// Decoding a manifest recurses once per level of nesting: shallow
+/// documents are decoded on the calling thread, deeper ones with a deep
+/// stack ([`with_stack_for`](crate::limits::with_stack_for)).
 fn parse_shared_source(file: &str, text: std::sync::Arc<str>, limits: &Limits) -> Result<Loaded> {
     let documents = non_empty(file, yaml::parse_shared_with(file, &text, limits)?)?;
-    let mut crds = Vec::new();
-    let mut skipped = Vec::new();
-    for doc in documents {
-        match CustomResourceDefinition::from_manifest(&doc.value) {
-            Some(crd) => {
-                for path in schema_paths(&doc.value) {
-                    limits.check_schema(file, &doc, &path)?;
+    let shallow = documents.iter().all(|doc| doc.shallow);
+    crate::limits::with_stack_for(shallow, || {
+        let mut crds = Vec::new();
+        let mut skipped = Vec::new();
+        for doc in documents {
+            match CustomResourceDefinition::from_manifest(&doc.value) {
+                Some(crd) => {
+                    for path in schema_paths(&doc.value) {
+                        limits.check_schema(file, &doc, &path)?;
+                    }
+                    crds.push((doc, crd));
                 }
-                crds.push((doc, crd));
+                None => skipped.push(Skipped { start: doc.start, reason: describe(&doc) }),
             }
-            None => skipped.push(Skipped { start: doc.start, reason: describe(&doc) }),
         }
-    }
-    Ok(Loaded { file: file.to_owned(), text, crds, skipped })
+        Ok(Loaded { file: file.to_owned(), text, crds, skipped })
+    })
 }
 
 /// Where a CRD manifest holds schemas: every version's, and v1beta1's

@@ -54,6 +54,10 @@ pub struct Document {
     pub index: usize,
     /// Where the document's content starts.
     pub start: Position,
+    /// Whether it is nested at most [`Limits::SHALLOW_DEPTH`] deep, so that
+    /// processing it fits in any thread's stack
+    /// ([`with_stack_for`](crate::limits::with_stack_for)).
+    pub shallow: bool,
     /// The document as JSON.
     pub value: Value,
     /// Positions of its values.
@@ -92,8 +96,10 @@ pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Document>> {
 
 /// Parses every document of `text` within `limits`. Empty documents are
 /// skipped. `file` names the source in errors. The reader recurses once per
-/// level of nesting, so it runs with a stack of its own
-/// ([`with_deep_stack`](crate::limits::with_deep_stack)).
+/// level of nesting: it reads on the calling thread within a depth of
+/// [`Limits::SHALLOW_DEPTH`], and a text that does not read so (deeper, or
+/// refused for any reason, so that errors are those of `limits`) again
+/// with a stack of its own ([`with_deep_stack`](crate::limits::with_deep_stack)).
 ///
 /// The documents keep a copy of `text`, from which the positions of
 /// their values are read when asked ([`Spans`]); [`parse_shared_with`]
@@ -107,6 +113,13 @@ pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<V
 /// keeping a copy.
 pub fn parse_shared_with(file: &str, text: &std::sync::Arc<str>, limits: &Limits) -> Result<Vec<Document>> {
     within_size(file, text, limits)?;
+    if limits.max_depth <= Limits::SHALLOW_DEPTH || crate::limits::on_deep_stack() {
+        return read::read(file, text, limits);
+    }
+    let shallow = Limits { max_depth: Limits::SHALLOW_DEPTH, ..*limits };
+    if let Ok(documents) = read::read(file, text, &shallow) {
+        return Ok(documents);
+    }
     crate::limits::with_deep_stack(|| read::read(file, text, limits))
 }
 

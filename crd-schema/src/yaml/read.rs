@@ -209,7 +209,7 @@ fn first_of(
 }
 
 /// The documents of a parsed source as JSON with positions.
-fn documents(nodes: Vec<Option<Spanned<Node>>>) -> std::result::Result<Vec<Document>, DuplicateKey> {
+fn documents(nodes: Vec<Option<Spanned<Node>>>, shallow: bool) -> std::result::Result<Vec<Document>, DuplicateKey> {
     let mut documents = Vec::new();
     for node in nodes.into_iter().flatten() {
         if matches!(node.value, Node::Scalar(Value::Null)) {
@@ -218,9 +218,15 @@ fn documents(nodes: Vec<Option<Spanned<Node>>>) -> std::result::Result<Vec<Docum
         let start = position(&node);
         let mut spans = Table::default();
         let value = convert(node.value, start, None, &mut spans)?;
-        documents.push(Document { index: documents.len(), start, value, spans: spans.into() });
+        documents.push(Document { index: documents.len(), start, shallow, value, spans: spans.into() });
     }
     Ok(documents)
+}
+
+/// Whether documents read within `limits` are shallow
+/// ([`Document::shallow`]).
+fn shallow(limits: &Limits) -> bool {
+    limits.max_depth <= Limits::SHALLOW_DEPTH
 }
 
 /// Reads every document of `text`: in one pass without positions
@@ -237,6 +243,7 @@ pub(super) fn read(file: &str, text: &Arc<str>, limits: &Limits) -> Result<Vec<D
                 .map(|(index, Plain { value, start })| Document {
                     index,
                     start,
+                    shallow: shallow(limits),
                     value,
                     spans: Spans::deferred(&source, index),
                 })
@@ -251,7 +258,7 @@ pub(super) fn read(file: &str, text: &Arc<str>, limits: &Limits) -> Result<Vec<D
 /// The position tables of the documents of `text`, which [`read`] read
 /// without an error, in the same order; none if it no longer reads.
 pub(super) fn tables(text: &str, limits: &Limits) -> Vec<Table> {
-    crate::limits::with_deep_stack(|| {
+    crate::limits::with_stack_for(shallow(limits), || {
         let options = options(limits, serde_saphyr::DuplicateKeyPolicy::Error);
         let read = serde_saphyr::from_multiple_with_options::<Located>(text, options).unwrap_or_default();
         read.into_iter().filter(|doc| !doc.value.is_null()).map(|doc| doc.spans).collect()
@@ -266,12 +273,12 @@ fn read_checked(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>
     match parse(serde_saphyr::DuplicateKeyPolicy::Error) {
         // Keys spelt alike are caught by the reader, keys spelt apart that
         // read the same (`on` and `yes` are both `true` in YAML 1.1) here.
-        Ok(nodes) => documents(nodes).map_err(|d| duplicate_key_error(file, &d, true)),
+        Ok(nodes) => documents(nodes, shallow(limits)).map_err(|d| duplicate_key_error(file, &d, true)),
         Err(e) => match duplicate_mapping_key(&e) {
             // The reader names only the second key: read again keeping
             // both, to say where the first one is.
             Some((key, at)) => {
-                let kept = parse(serde_saphyr::DuplicateKeyPolicy::LastWins).ok().map(documents);
+                let kept = parse(serde_saphyr::DuplicateKeyPolicy::LastWins).ok().map(|nodes| documents(nodes, false));
                 let duplicate = match kept {
                     Some(Err(duplicate)) => duplicate,
                     _ => DuplicateKey { key, first: at, at },
