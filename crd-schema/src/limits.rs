@@ -80,7 +80,7 @@ thread_local! {
 /// unless the caller already runs on one. Documents nested deeper than
 /// [`Limits::SHALLOW_DEPTH`] need it for every recursive step (the readers,
 /// validation, pruning, defaulting, generation); the readers use it by
-/// themselves for such documents ([`Document::shallow`](crate::yaml::Document::shallow)
+/// themselves for such documents (`yaml::Document::shallow`
 /// says which), the `crd` tool runs all its commands but `generate` in it,
 /// `crd_codegen::Builder` runs its work for deep documents in it, and
 /// library users who process deep documents further should do the same

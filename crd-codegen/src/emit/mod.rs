@@ -73,7 +73,14 @@ struct Ctx<'a> {
 /// repeats one of clippy's keys. Built lists are shared by the file's runs,
 /// whichever thread lays them out.
 #[derive(Default)]
-struct DeriveLists(std::sync::Mutex<Vec<(Vec<&'static str>, Option<Arc<[String]>>, bool)>>);
+struct DeriveLists(std::sync::Mutex<Vec<DeriveList>>);
+
+/// One list of [`DeriveLists`].
+struct DeriveList {
+    base: Vec<&'static str>,
+    paths: Option<Arc<[String]>>,
+    repeats: bool,
+}
 
 /// The paths of [`EmitOptions`], checked and written as their tokens
 /// print, without spaces (`::crd_schema`), and the derive lists built

@@ -10,7 +10,9 @@ use quote::quote;
 use super::frame::is_path_char;
 use super::layout::described::{Argument, Body, Derive, Described, FieldItem, Ty, TypeItem, Variant};
 use super::templates::Template;
-use super::{Ctx, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs, string_literal};
+use super::{
+    Ctx, DeriveList, attribute, defaults, derived_fn, ident, last_segment, resource, schema_attrs, string_literal,
+};
 use crate::naming::bare;
 use crate::typespace::{EnumDef, EnumDefault, Field, Slot, StructDef, TypeDef, TypeId, TypeKind, TypeRef};
 
@@ -33,7 +35,7 @@ pub(super) fn type_def(ctx: &Ctx<'_>, id: TypeId) -> TokenStream {
 /// is used.
 fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
     let mut lists = ctx.paths.derive_lists.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let known = lists.iter().find(|(b, _, _)| b == base).map(|(_, paths, repeats)| (paths.clone(), *repeats));
+    let known = lists.iter().find(|list| list.base == base).map(|list| (list.paths.clone(), list.repeats));
     if let Some((Some(paths), repeats)) = known {
         return (Derive::Paths(paths), repeats);
     }
@@ -51,7 +53,7 @@ fn derive_attr(ctx: &Ctx<'_>, base: &[&'static str]) -> (Derive, bool) {
     let repeats = schema_attrs::repeats_arguments(attr.clone());
     let plain: Option<Arc<[String]>> = texts.iter().all(|t| t.chars().all(is_path_char)).then(|| texts.into());
     if known.is_none() {
-        lists.push((base.to_vec(), plain.clone(), repeats));
+        lists.push(DeriveList { base: base.to_vec(), paths: plain.clone(), repeats });
     }
     match plain {
         Some(paths) => (Derive::Paths(paths), repeats),
