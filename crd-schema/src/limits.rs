@@ -92,7 +92,7 @@ thread_local! {
 /// assert_eq!(depth, 2);
 /// ```
 pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    if DEEP_STACK.with(std::cell::Cell::get) {
+    if on_deep_stack() {
         return f();
     }
     let mut f = Some(f);
@@ -126,7 +126,6 @@ pub fn with_stack_for<R: Send>(shallow: bool, f: impl FnOnce() -> R + Send) -> R
 }
 
 /// Whether the calling thread runs in [`with_deep_stack`].
-#[cfg(feature = "engine")]
 pub(crate) fn on_deep_stack() -> bool {
     DEEP_STACK.with(std::cell::Cell::get)
 }

@@ -262,7 +262,7 @@ fn continues_path(before: &[TokenTree]) -> bool {
     }
 }
 
-fn is_colon(token: &TokenTree) -> bool {
+pub(super) fn is_colon(token: &TokenTree) -> bool {
     matches!(token, TokenTree::Punct(p) if p.as_char() == ':')
 }
 

@@ -77,10 +77,7 @@ pub(super) fn repeats_arguments(tokens: TokenStream) -> bool {
 /// or `a::b` and `::a::b` whole: rustc's `path_to_string`), and how many
 /// tokens it takes; `None` when it starts with none.
 fn meta_path(argument: &[TokenTree]) -> Option<(String, usize)> {
-    let colons = |at: usize| {
-        matches!(argument.get(at..at + 2),
-            Some([TokenTree::Punct(a), TokenTree::Punct(b)]) if a.as_char() == ':' && b.as_char() == ':')
-    };
+    let colons = |at: usize| argument.get(at..at + 2).is_some_and(|pair| pair.iter().all(super::paths::is_colon));
     let mut name = String::new();
     let mut at = 0;
     loop {

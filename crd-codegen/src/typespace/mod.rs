@@ -341,8 +341,7 @@ impl CrdSpace {
     /// Checks and models every version of `crd`, side by side when it has
     /// several (`crate::parallel`); the first version in error fails.
     pub fn new(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Self> {
-        let checked = check_versions(crd, options)?;
-        Ok(Self::model(crd, checked, options))
+        Self::from_crd(crd.clone(), options)
     }
 
     /// [`CrdSpace::new`] of a CRD that is given up: its schemas go as soon
@@ -360,7 +359,7 @@ impl CrdSpace {
     /// The types of every version of `crd`, from its versions' schemas
     /// `checked`.
     fn model(crd: &CustomResourceDefinition, checked: Vec<CheckedVersion>, options: ModelOptions) -> Self {
-        let threads = if checked.len() > 1 { crate::parallel::available() } else { 1 };
+        let threads = version_threads(checked.len());
         let indexed: Vec<(usize, CheckedVersion)> = checked.into_iter().enumerate().collect();
         let modelled = crate::parallel::map(threads, &indexed, |(i, checked)| model_version(crd, *i, checked, options));
         let mut modules = Names::new(Case::Snake);
@@ -380,12 +379,17 @@ struct CheckedVersion {
     base: Path,
 }
 
+/// The threads `versions` versions are worked on with: one for one, else
+/// as many as the machine offers.
+fn version_threads(versions: usize) -> usize {
+    if versions > 1 { crate::parallel::available() } else { 1 }
+}
+
 /// Every version's schema of `crd` in structural form, side by side when
 /// it has several; the first version in error fails.
 fn check_versions(crd: &CustomResourceDefinition, options: ModelOptions) -> Result<Vec<CheckedVersion>> {
     let indices: Vec<usize> = (0..crd.spec.versions.len()).collect();
-    let threads = if indices.len() > 1 { crate::parallel::available() } else { 1 };
-    crate::parallel::map(threads, &indices, |&i| {
+    crate::parallel::map(version_threads(indices.len()), &indices, |&i| {
         Ok(CheckedVersion { checked: version_schema(crd, i, options)?, base: document_path(crd, i) })
     })
     .into_iter()

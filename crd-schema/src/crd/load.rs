@@ -225,7 +225,7 @@ pub fn load_with(path: &Path, limits: &Limits) -> Vec<Result<Loaded>> {
             let file = file?;
             let name = file.display().to_string();
             // The file's bytes go before it is parsed.
-            let text = shared_text(&name, &source_string(&name, read_file_with(&file, limits)?)?, limits)?;
+            let text = shared_text(&name, source_text(&name, &read_file_with(&file, limits)?)?, limits)?;
             parse_shared_source(&name, text, limits)
         })
         .collect()

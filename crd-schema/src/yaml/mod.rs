@@ -113,7 +113,7 @@ pub fn parse_documents_with(file: &str, text: &str, limits: &Limits) -> Result<V
 /// keeping a copy.
 pub fn parse_shared_with(file: &str, text: &std::sync::Arc<str>, limits: &Limits) -> Result<Vec<Document>> {
     within_size(file, text, limits)?;
-    if limits.max_depth <= Limits::SHALLOW_DEPTH || crate::limits::on_deep_stack() {
+    if read::shallow(limits) || crate::limits::on_deep_stack() {
         return read::read(file, text, limits);
     }
     let shallow = Limits { max_depth: Limits::SHALLOW_DEPTH, ..*limits };

@@ -225,7 +225,7 @@ fn documents(nodes: Vec<Option<Spanned<Node>>>, shallow: bool) -> std::result::R
 
 /// Whether documents read within `limits` are shallow
 /// ([`Document::shallow`]).
-fn shallow(limits: &Limits) -> bool {
+pub(super) fn shallow(limits: &Limits) -> bool {
     limits.max_depth <= Limits::SHALLOW_DEPTH
 }
 
