@@ -175,12 +175,10 @@ mod tests {
         // A copy of the text per CRD made a file of 3 000 small CRDs take
         // 11 GB and most of a minute.
         let one = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c}\n";
-        let dir = std::env::temp_dir().join(format!("crd-check-source-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("crds.yaml");
+        let scratch = tempfile::Builder::new().prefix("crd-check-source-").tempdir().unwrap();
+        let file = scratch.path().join("crds.yaml");
         std::fs::write(&file, format!("{one}---\n{one}---\n{one}")).unwrap();
         let outcome = run_paths(std::slice::from_ref(&file), false);
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(outcome.reports.len(), 3);
         let first = &outcome.reports[0].1;
         assert!(outcome.reports.iter().all(|(_, source)| Rc::ptr_eq(source, first)));

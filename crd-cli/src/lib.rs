@@ -123,15 +123,13 @@ mod tests {
 
     #[test]
     fn no_crd_says_what_the_documents_were() {
-        let dir = std::env::temp_dir().join(format!("crd-prune-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("cm.yaml");
+        let scratch = tempfile::Builder::new().prefix("crd-prune-load-").tempdir().unwrap();
+        let file = scratch.path().join("cm.yaml");
         std::fs::write(&file, "# a ConfigMap\napiVersion: v1\nkind: ConfigMap\n").unwrap();
         let err = load_crds(std::slice::from_ref(&file)).unwrap_err();
-        let empty = dir.join("empty");
+        let empty = scratch.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let err_empty = load_crds(std::slice::from_ref(&empty)).unwrap_err();
-        std::fs::remove_dir_all(&dir).unwrap();
         let file = file.display();
         assert_eq!(
             err,

@@ -512,10 +512,11 @@ fn library_generation(case: &Case, cli: Option<&Outcome>) -> Vec<String> {
 #[test]
 fn hostile_inputs() {
     let started = Instant::now();
-    let scratch = Scratch::new();
-    let cases = load_cases(&scratch.0);
+    // Generated inputs and outputs; removed on drop.
+    let scratch = tempfile::Builder::new().prefix("crd-hostile-").tempdir().expect("scratch dir");
+    let cases = load_cases(scratch.path());
     let jobs = jobs(&cases);
-    let outcomes = run_jobs(&jobs, &cases, &scratch.0);
+    let outcomes = run_jobs(&jobs, &cases, scratch.path());
     let mut tally = assess(&cases, &jobs, &outcomes);
     let mut generations = 0;
     for (index, case) in cases.iter().enumerate() {
@@ -614,23 +615,6 @@ fn assess(cases: &[Case], jobs: &[Job], outcomes: &[Outcome]) -> Tally {
         }
     }
     tally
-}
-
-/// A scratch directory for generated inputs and outputs, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Self {
-        let dir = std::env::temp_dir().join(format!("crd-hostile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 // Generated inputs: too big to check in. Each `generate` entry names a

@@ -240,13 +240,11 @@ spec:
         openAPIV3Schema: {type: object}
 "#;
 
-/// A fresh temporary directory holding `files`.
-fn temp_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crd-openapi-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh temporary directory holding `files`, removed when dropped.
+fn temp_dir(name: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new().prefix(&format!("crd-openapi-test-{name}-")).tempdir().unwrap();
     for (file, text) in files {
-        std::fs::write(dir.join(file), text).unwrap();
+        std::fs::write(dir.path().join(file), text).unwrap();
     }
     dir
 }
@@ -294,7 +292,7 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
 #[test]
 fn namespaced_crd_with_status_and_scale() {
     let dir = temp_dir("namespaced", &[("widgets.yaml", WIDGETS)]);
-    let file = dir.join("widgets.yaml");
+    let file = dir.path().join("widgets.yaml");
     let doc = run_json(&["--crd", path_str(&file)]);
     assert!(problems(&doc, Format::V3, &v3_validator(), &["com.example.v1.Widget".to_owned()]).is_empty());
     assert_eq!(doc["openapi"], "3.0.0");
@@ -363,7 +361,7 @@ fn namespaced_crd_with_status_and_scale() {
 #[test]
 fn cluster_scoped_crd() {
     let dir = temp_dir("cluster", &[("gadgets.yaml", GADGETS)]);
-    let doc = run_json(&["--crd", path_str(&dir.join("gadgets.yaml"))]);
+    let doc = run_json(&["--crd", path_str(&dir.path().join("gadgets.yaml"))]);
     let expected: BTreeMap<String, Vec<(String, String)>> = [
         (
             "/apis/example.com/v1/gadgets".to_owned(),
@@ -407,7 +405,7 @@ fn keys(value: &Value, out: &mut BTreeSet<String>) {
 #[test]
 fn v2_has_no_defaults_and_no_junctors() {
     let dir = temp_dir("v2", &[("crds.yaml", &format!("{WIDGETS}---{GADGETS}"))]);
-    let file = dir.join("crds.yaml");
+    let file = dir.path().join("crds.yaml");
     let v3 = run_json(&["--crd", path_str(&file)]);
     let mut v3_keys = BTreeSet::new();
     keys(&v3, &mut v3_keys);
@@ -439,21 +437,31 @@ fn v2_has_no_defaults_and_no_junctors() {
 #[test]
 fn output_file_and_determinism() {
     let dir = temp_dir("output", &[("widgets.yaml", WIDGETS), ("gadgets.yaml", GADGETS)]);
-    let (code, first, err) = run(&["--crd", path_str(&dir)]);
+    let (code, first, err) = run(&["--crd", path_str(dir.path())]);
     assert_eq!((code, err.as_str()), (0, ""));
-    let (_, second, _) = run(&["--crd", path_str(&dir)]);
+    let (_, second, _) = run(&["--crd", path_str(dir.path())]);
     assert_eq!(first, second, "same input, same bytes");
     assert!(first.ends_with("}\n"));
-    let out = dir.join("out.json");
-    let (code, stdout, err) = run(&["--crd", path_str(&dir), "-o", path_str(&out)]);
+    let out = dir.path().join("out.json");
+    let (code, stdout, err) = run(&["--crd", path_str(dir.path()), "-o", path_str(&out)]);
     assert_eq!((code, stdout.as_str(), err.as_str()), (0, "", ""));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
-    let (_, v2a, _) = run(&["--crd", path_str(&dir), "--v2"]);
-    let (_, v2b, _) = run(&["--crd", path_str(&dir), "--v2"]);
+    let (_, v2a, _) = run(&["--crd", path_str(dir.path()), "--v2"]);
+    let (_, v2b, _) = run(&["--crd", path_str(dir.path()), "--v2"]);
     assert_eq!(v2a, v2b);
     // Both CRDs are in the document, whatever the order of the inputs.
-    let reversed = run(&["--crd", path_str(&dir.join("widgets.yaml")), "--crd", path_str(&dir.join("gadgets.yaml"))]);
-    let forward = run(&["--crd", path_str(&dir.join("gadgets.yaml")), "--crd", path_str(&dir.join("widgets.yaml"))]);
+    let reversed = run(&[
+        "--crd",
+        path_str(&dir.path().join("widgets.yaml")),
+        "--crd",
+        path_str(&dir.path().join("gadgets.yaml")),
+    ]);
+    let forward = run(&[
+        "--crd",
+        path_str(&dir.path().join("gadgets.yaml")),
+        "--crd",
+        path_str(&dir.path().join("widgets.yaml")),
+    ]);
     assert_eq!(reversed.1, forward.1);
     assert_eq!(reversed.1, first);
 }
@@ -461,13 +469,13 @@ fn output_file_and_determinism() {
 #[test]
 fn groups_are_chosen_with_group() {
     let dir = temp_dir("groups", &[("widgets.yaml", WIDGETS), ("things.yaml", THINGS)]);
-    let (code, out, err) = run(&["--crd", path_str(&dir)]);
+    let (code, out, err) = run(&["--crd", path_str(dir.path())]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(err, "error: the CRDs span several groups (other.io, example.com); choose one with --group\n");
-    let doc = run_json(&["--crd", path_str(&dir), "--group", "other.io"]);
+    let doc = run_json(&["--crd", path_str(dir.path()), "--group", "other.io"]);
     assert_eq!(routes(&doc).len(), 2);
     assert!(doc["components"]["schemas"]["io.other.v1.Thing"].is_object());
-    let (code, _, err) = run(&["--crd", path_str(&dir), "--group", "nope.io"]);
+    let (code, _, err) = run(&["--crd", path_str(dir.path()), "--group", "nope.io"]);
     assert_eq!(code, 2);
     assert!(err.contains("no CRD of group nope.io among the given CRDs (groups: other.io, example.com)"), "{err}");
 }
@@ -482,14 +490,14 @@ fn failures_exit_2_with_a_message() {
             ("configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"),
         ],
     );
-    let widgets = dir.join("widgets.yaml");
+    let widgets = dir.path().join("widgets.yaml");
     let cases: Vec<(Vec<String>, String)> = vec![
-        (vec!["--crd".into(), path_str(&dir.join("missing.yaml")).into()], "missing.yaml: cannot read".into()),
-        (vec!["--crd".into(), path_str(&dir.join("broken.yaml")).into()], "broken.yaml:2:7:".into()),
+        (vec!["--crd".into(), path_str(&dir.path().join("missing.yaml")).into()], "missing.yaml: cannot read".into()),
+        (vec!["--crd".into(), path_str(&dir.path().join("broken.yaml")).into()], "broken.yaml:2:7:".into()),
         (
-            vec!["--crd".into(), path_str(&dir.join("configmap.yaml")).into()],
+            vec!["--crd".into(), path_str(&dir.path().join("configmap.yaml")).into()],
             "no CustomResourceDefinition in the --crd files: ".to_owned()
-                + path_str(&dir.join("configmap.yaml"))
+                + path_str(&dir.path().join("configmap.yaml"))
                 + ":1:1: ConfigMap (v1) is not a CustomResourceDefinition",
         ),
         (
@@ -522,7 +530,7 @@ fn failures_exit_2_with_a_message() {
 #[test]
 fn validators_reject_broken_documents() {
     let dir = temp_dir("broken", &[("widgets.yaml", WIDGETS)]);
-    let file = dir.join("widgets.yaml");
+    let file = dir.path().join("widgets.yaml");
     let expected = ["com.example.v1.Widget".to_owned()];
     let (v3_check, v2_check) = (v3_validator(), v2_validator());
     let v3 = run_json(&["--crd", path_str(&file)]);

@@ -42,25 +42,26 @@ pub fn check_fresh(path: &Path, text: &str) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("crd-codegen-checked-in-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join("out.rs")
+    /// A scratch directory, removed when the guard drops, and the path of
+    /// an output file in it.
+    fn scratch(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::Builder::new().prefix(&format!("crd-codegen-checked-in-{name}-")).tempdir().unwrap();
+        let path = dir.path().join("out.rs");
+        (dir, path)
     }
 
     #[test]
     fn files_are_written_only_when_they_change() {
-        let path = scratch("write");
+        let (_dir, path) = scratch("write");
         assert!(write_if_changed(&path, "a\n").unwrap());
         assert!(!write_if_changed(&path, "a\n").unwrap());
         assert!(write_if_changed(&path, "b\n").unwrap());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "b\n");
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]
     fn stale_files_fail_with_a_unified_diff() {
-        let path = scratch("check");
+        let (_dir, path) = scratch("check");
         std::fs::write(&path, "one\ntwo\nthree\n").unwrap();
         check_fresh(&path, "one\ntwo\nthree\n").unwrap();
         let err = check_fresh(&path, "one\n2\nthree\n").unwrap_err();
@@ -68,12 +69,11 @@ mod tests {
         assert!(text.contains("is stale: regenerate it"), "{text}");
         assert!(text.contains("@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"), "{text}");
         assert!(matches!(err, Error::Stale { .. }));
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]
     fn the_builder_writes_and_checks_its_output() {
-        let path = scratch("builder");
+        let (_dir, path) = scratch("builder");
         let crd = r#"{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
             "metadata": {"name": "widgets.example.com"}, "spec": {"group": "example.com", "scope": "Namespaced",
             "names": {"kind": "Widget", "plural": "widgets"}, "versions": [{"name": "v1", "served": true,
@@ -88,6 +88,5 @@ mod tests {
         std::fs::write(&path, fresh.replace("pub struct Widget", "pub struct Gadget")).unwrap();
         let diff = builder.check(&path).unwrap_err().to_string();
         assert!(diff.contains("-    pub struct Gadget {") && diff.contains("+    pub struct Widget {"), "{diff}");
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

@@ -48,33 +48,25 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
 /// `name` the test), removed with everything in it when the guard drops, so
 /// test runs leave nothing behind in the temporary directory.
 pub fn scratch(group: &str, name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("crd-{group}-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let dir = tempfile::Builder::new().prefix(&format!("crd-{group}-{name}-")).tempdir().expect("scratch dir");
     Scratch(dir)
 }
 
 /// A scratch directory that is deleted on drop; dereferences to its path.
 #[derive(Debug)]
-pub struct Scratch(PathBuf);
+pub struct Scratch(tempfile::TempDir);
 
 impl std::ops::Deref for Scratch {
     type Target = Path;
 
     fn deref(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 }
 
 impl AsRef<Path> for Scratch {
     fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Best effort: a directory that cannot be removed is left for the OS.
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path()
     }
 }
 

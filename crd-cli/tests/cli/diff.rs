@@ -20,24 +20,13 @@ fn corpus() -> PathBuf {
 }
 
 /// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Best effort: a directory that cannot be removed is left for the OS.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("crd-diff-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    Scratch(dir)
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("crd-diff-cli-{name}-")).tempdir().expect("scratch dir")
 }
 
 /// Writes `text` to `dir/name`; returns the path as text.
-fn write(dir: &Scratch, name: &str, text: &str) -> String {
-    let path = dir.0.join(name);
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
     std::fs::write(&path, text).expect("write scratch file");
     path.display().to_string()
 }
@@ -182,7 +171,7 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
         out.starts_with("warning[default-changed]: gitrepositories.source.toolkit.fluxcd.io: v1: .spec.timeout: "),
         "{out}"
     );
-    let (code, _, err) = run(&["diff", &old, &dir.0.join("missing.yaml").display().to_string()]);
+    let (code, _, err) = run(&["diff", &old, &dir.path().join("missing.yaml").display().to_string()]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: "), "{err}");
     let not_a_crd = write(&dir, "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
@@ -191,7 +180,7 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
         "error: no CustomResourceDefinition in {not_a_crd}: {not_a_crd}:1:1: ConfigMap (v1) is not a CustomResourceDefinition"
     );
     assert_eq!((code, err.trim_end()), (2, why.as_str()));
-    let empty = dir.0.join("empty");
+    let empty = dir.path().join("empty");
     std::fs::create_dir_all(&empty).expect("scratch directory");
     let empty = empty.display().to_string();
     let (code, _, err) = run(&["diff", &old, &empty]);
@@ -206,7 +195,7 @@ fn a_warning_alone_exits_0_and_bad_input_exits_2() {
 fn crds_are_paired_by_name_and_a_removed_crd_is_an_error() {
     let dir = scratch("sets");
     let project = corpus().join("crds/fluxcd__source-controller");
-    let fewer = dir.0.join("fewer");
+    let fewer = dir.path().join("fewer");
     std::fs::create_dir_all(&fewer).expect("dir");
     for entry in std::fs::read_dir(&project).expect("corpus dir") {
         let path = entry.expect("entry").path();
