@@ -2,8 +2,9 @@
 //! the CRD the derive rebuilds from its generated types. Every difference
 //! it ignores, and why:
 //!
-//! - `metadata` other than `name` (annotations, labels) and `status`:
-//!   deployment facts, not facts of the types;
+//! - `metadata` other than `name` and the annotations the generated roots
+//!   state again (`crd_codegen::typespace::CARRIED_ANNOTATIONS`: the API
+//!   approval), and `status`: deployment facts, not facts of the types;
 //! - `spec.conversion`: how a cluster converts between versions (a webhook
 //!   address), not part of any version's types;
 //! - `spec.preserveUnknownFields: false`: the v1 default, which the rebuilt
@@ -31,7 +32,15 @@ pub fn normalise_crd(crd: &Value) -> Value {
         }
     }
     let name = crd.pointer("/metadata/name").cloned().unwrap_or(Value::Null);
-    out.insert("metadata".to_owned(), serde_json::json!({ "name": name }));
+    let mut metadata = serde_json::json!({ "name": name });
+    let annotations: Map<String, Value> = crd_codegen::typespace::CARRIED_ANNOTATIONS
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), crd.pointer("/metadata/annotations")?.get(*key)?.clone())))
+        .collect();
+    if !annotations.is_empty() {
+        metadata["annotations"] = Value::Object(annotations);
+    }
+    out.insert("metadata".to_owned(), metadata);
     let mut spec = crd.get("spec").and_then(Value::as_object).cloned().unwrap_or_default();
     spec.remove("conversion");
     if spec.get("preserveUnknownFields") == Some(&Value::Bool(false)) {
@@ -119,7 +128,8 @@ mod tests {
     fn ignored_differences_are_removed_and_nothing_else() {
         let original = json!({
             "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "ws.example.com", "annotations": {"a": "b"}},
+            "metadata": {"name": "ws.example.com", "annotations": {"a": "b", "api-approved.kubernetes.io": "unapproved"},
+                "labels": {"c": "d"}},
             "spec": {"group": "example.com", "conversion": {"strategy": "None"}, "preserveUnknownFields": false,
                 "names": {"kind": "W", "plural": "ws", "shortNames": []},
                 "versions": [{"name": "v1", "deprecated": false, "subresources": {}, "schema": {"openAPIV3Schema": {
@@ -128,7 +138,7 @@ mod tests {
         });
         let expected = json!({
             "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "ws.example.com"},
+            "metadata": {"name": "ws.example.com", "annotations": {"api-approved.kubernetes.io": "unapproved"}},
             "spec": {"group": "example.com",
                 "names": {"kind": "W", "plural": "ws", "singular": "w", "listKind": "WList"},
                 "versions": [{"name": "v1", "schema": {"openAPIV3Schema": {

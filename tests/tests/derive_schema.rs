@@ -703,6 +703,78 @@ fn a_root_type_builds_its_crd() {
     crd_tests::check_derived(&alone).unwrap_or_else(|report| panic!("{report}"));
 }
 
+/// Two versions of a CRD in a protected group (`*.k8s.io`), with the
+/// approval annotation the API server requires there and a label, stated in
+/// kube-derive's form and in a different order on each root.
+mod approved {
+    use super::*;
+
+    pub mod v1 {
+        use super::*;
+
+        #[derive(Serialize, Deserialize, CustomResourceSchema)]
+        #[crd(group = "widgets.k8s.io", version = "v1", kind = "Sprocket")]
+        #[crd(annotation("api-approved.kubernetes.io", "https://github.com/kubernetes/enhancements/pull/1111"))]
+        #[crd(label("app.kubernetes.io/name", "sprockets"), annotation("example.com/owner", "team-a"))]
+        pub struct Sprocket {
+            #[serde(rename = "apiVersion")]
+            pub api_version: String,
+            pub kind: String,
+            pub metadata: ObjectMeta,
+        }
+    }
+
+    pub mod v1beta1 {
+        use super::*;
+
+        #[derive(Serialize, Deserialize, CustomResourceSchema)]
+        #[crd(group = "widgets.k8s.io", version = "v1beta1", kind = "Sprocket", storage = false)]
+        #[crd(annotation("example.com/owner", "team-a"), label("app.kubernetes.io/name", "sprockets"))]
+        #[crd(annotation("api-approved.kubernetes.io", "https://github.com/kubernetes/enhancements/pull/1111"))]
+        pub struct Sprocket {
+            #[serde(rename = "apiVersion")]
+            pub api_version: String,
+            pub kind: String,
+            pub metadata: ObjectMeta,
+        }
+    }
+
+    /// The same resource without the approval annotation.
+    #[derive(Serialize, Deserialize, CustomResourceSchema)]
+    #[crd(group = "widgets.k8s.io", version = "v1", kind = "Sprocket")]
+    pub struct Unapproved {
+        #[serde(rename = "apiVersion")]
+        pub api_version: String,
+        pub kind: String,
+        pub metadata: ObjectMeta,
+    }
+}
+
+#[test]
+fn annotations_and_labels_go_to_the_crd_metadata() {
+    let crd = crd_schema::merge_crds!(approved::v1::Sprocket, approved::v1beta1::Sprocket);
+    let metadata = json!({
+        "name": "sprockets.widgets.k8s.io",
+        "labels": {"app.kubernetes.io/name": "sprockets"},
+        "annotations": {
+            "api-approved.kubernetes.io": "https://github.com/kubernetes/enhancements/pull/1111",
+            "example.com/owner": "team-a",
+        },
+    });
+    assert_eq!(crd.to_value()["metadata"], metadata);
+    crd_tests::check_derived(&crd).unwrap_or_else(|report| panic!("{report}"));
+    let k8s = crd.into_k8s().expect("converts");
+    assert_eq!(k8s.metadata.labels.as_ref().map(BTreeMap::len), Some(1));
+    assert_eq!(k8s.metadata.annotations.as_ref().map(BTreeMap::len), Some(2));
+    // Without the annotation the API server refuses a CRD of this group.
+    let report = crd_tests::check_derived(&approved::Unapproved::crd_manifest()).expect_err("unapproved");
+    assert!(report.contains("api-approved.kubernetes.io"), "{report}");
+    assert_eq!(
+        approved::Unapproved::crd_manifest().to_value()["metadata"],
+        json!({"name": "sprockets.widgets.k8s.io"})
+    );
+}
+
 #[test]
 fn names_and_flags_can_be_spelled_out() {
     let crd = GadgetV1::crd_manifest().to_value();

@@ -196,6 +196,9 @@ pub(super) fn crd_attr(resource: &Resource, crd: &CrdAttrs) -> TokenStream {
     if let Some(warning) = &crd.deprecation_warning {
         args.push(quote!(deprecation_warning = #warning));
     }
+    for (key, value) in &crd.annotations {
+        args.push(quote!(annotation(#key, #value)));
+    }
     quote!(#[crd(#(#args),*)])
 }
 

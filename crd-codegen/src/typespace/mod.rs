@@ -24,6 +24,7 @@ use crate::naming::{self, Case, Names};
 use crd_schema::crd::{CustomResourceDefinition, PrinterColumn, Scale};
 use crd_schema::field::Path;
 use crd_schema::structural::{Structural, ValidationOptions, new_structural, validate_structural};
+use crd_schema::validation::API_APPROVAL_ANNOTATION;
 use crd_schema::wire::JSONSchemaProps;
 
 pub use loose::{LooseNode, Outcome};
@@ -209,7 +210,18 @@ pub struct CrdAttrs {
     pub printer_columns: Vec<PrinterColumn>,
     /// The `jsonPath` of each `selectableFields` entry.
     pub selectable_fields: Vec<String>,
+    /// The CRD's annotations among [`CARRIED_ANNOTATIONS`], as `(key,
+    /// value)`.
+    pub annotations: Vec<(String, String)>,
 }
+
+/// The annotations of a CRD that its generated roots state again, so that
+/// the CRD they rebuild is one the API server accepts: the API approval,
+/// which its CRD validation requires in Kubernetes' own groups. The others
+/// (the generating tool's version, a chart's ownership) are facts of a
+/// deployment, not of the types, and would change the generated code
+/// whenever they change.
+pub const CARRIED_ANNOTATIONS: &[&str] = &[API_APPROVAL_ANNOTATION];
 
 /// The value an enum's `Default` gives.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -492,6 +504,10 @@ fn crd_attrs(crd: &CustomResourceDefinition, i: usize) -> CrdAttrs {
             .selectable_fields_for_version(&version.name)
             .iter()
             .map(|f| f.json_path.clone())
+            .collect(),
+        annotations: CARRIED_ANNOTATIONS
+            .iter()
+            .filter_map(|key| crd.metadata.annotations.get(*key).map(|value| ((*key).to_owned(), value.clone())))
             .collect(),
     }
 }

@@ -190,6 +190,16 @@ fn consts(names: &Names, crd: &Crd) -> TokenStream {
     let short_names = &crd.short_names;
     let categories = &crd.categories;
     let storage = crd.storage.unwrap_or(true);
+    // Annotations and labels are rare: the trait's empty default stands
+    // when there are none.
+    let pairs = |name: &str, pairs: &[(LitStr, LitStr)]| {
+        let name = Ident::new(name, Span::call_site());
+        let (keys, values): (Vec<_>, Vec<_>) = pairs.iter().map(|(k, v)| (k, v)).unzip();
+        (!pairs.is_empty())
+            .then(|| quote!(const #name: &'static [(&'static str, &'static str)] = &[#((#keys, #values)),*];))
+    };
+    let annotations = pairs("ANNOTATIONS", &crd.annotations);
+    let labels = pairs("LABELS", &crd.labels);
     quote! {
         const GROUP: &'static str = #group;
         const VERSION: &'static str = #version;
@@ -201,6 +211,8 @@ fn consts(names: &Names, crd: &Crd) -> TokenStream {
         const CATEGORIES: &'static [&'static str] = &[#(#categories),*];
         const SCOPE: &'static str = #scope;
         const STORAGE: bool = #storage;
+        #annotations
+        #labels
     }
 }
 

@@ -146,7 +146,12 @@ pub(super) fn from_written(manifest: &CrdManifest) -> CustomResourceDefinition {
     let mut status = CrdStatus::default();
     apply_defaults(&mut spec, &mut status, Layout::V1);
     convert_v1(&mut spec);
-    let metadata = ObjectMeta { name: manifest.metadata.name.clone(), ..ObjectMeta::default() };
+    let metadata = ObjectMeta {
+        name: manifest.metadata.name.clone(),
+        labels: manifest.metadata.labels.clone(),
+        annotations: manifest.metadata.annotations.clone(),
+        ..ObjectMeta::default()
+    };
     CustomResourceDefinition {
         api_version: manifest.api_version.clone(),
         metadata,
@@ -285,7 +290,11 @@ mod tests {
         let manifest = CrdManifest {
             api_version: "apiextensions.k8s.io/v1".into(),
             kind: "CustomResourceDefinition".into(),
-            metadata: CrdManifestMetadata { name: "foos.example.com".into() },
+            metadata: CrdManifestMetadata {
+                name: "foos.example.com".into(),
+                labels: [("app".to_owned(), "foo".to_owned())].into(),
+                annotations: [("api-approved.kubernetes.io".to_owned(), "unapproved".to_owned())].into(),
+            },
             spec: CrdManifestSpec {
                 group: "example.com".into(),
                 names: Names {
@@ -311,6 +320,8 @@ mod tests {
             Some(&Subresources { status: false, scale: Some(scale(None)) })
         );
         assert_eq!(typed.spec.names.singular, "foo");
+        assert_eq!(typed.metadata.labels, manifest.metadata.labels);
+        assert_eq!(typed.metadata.annotations, manifest.metadata.annotations);
         assert_eq!(typed.status.stored_versions, Some(vec!["v1".to_owned()]));
         // Data keys are sorted as written, so defaults apply in one order.
         let default =
@@ -325,7 +336,7 @@ mod tests {
         let manifest = CrdManifest {
             api_version: "apiextensions.k8s.io/v1".into(),
             kind: "CustomResourceDefinition".into(),
-            metadata: crate::schema::CrdManifestMetadata { name: "foos.example.com".into() },
+            metadata: crate::schema::CrdManifestMetadata { name: "foos.example.com".into(), ..Default::default() },
             spec: crate::schema::CrdManifestSpec {
                 group: "example.com".into(),
                 names: crate::schema::Names { plural: "foos".into(), kind: "Foo".into(), ..Default::default() },

@@ -5,6 +5,8 @@
 //! `crd::CustomResourceDefinition::from(&manifest)` reads a manifest
 //! without going through JSON.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -25,11 +27,18 @@ pub struct CrdManifest {
     pub spec: CrdManifestSpec,
 }
 
-/// `metadata` of a CRD: its name, `<plural>.<group>`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `metadata` of a CRD: its name, `<plural>.<group>`, and the labels and
+/// annotations its roots state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CrdManifestMetadata {
     /// `name`
     pub name: String,
+    /// `labels`, omitted when there are none
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// `annotations`, omitted when there are none
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
 }
 
 /// `spec` of a CRD.
@@ -145,10 +154,15 @@ impl CrdManifest {
 
     fn of_resource(r: &RootConstants, versions: Vec<CrdVersionManifest>) -> Self {
         let owned = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
+        let map = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
         Self {
             api_version: "apiextensions.k8s.io/v1".to_owned(),
             kind: "CustomResourceDefinition".to_owned(),
-            metadata: CrdManifestMetadata { name: format!("{}.{}", r.plural, r.group) },
+            metadata: CrdManifestMetadata {
+                name: format!("{}.{}", r.plural, r.group),
+                labels: map(r.labels),
+                annotations: map(r.annotations),
+            },
             spec: CrdManifestSpec {
                 group: r.group.to_owned(),
                 names: Names {

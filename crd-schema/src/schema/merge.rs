@@ -23,6 +23,8 @@ pub struct RootConstants {
     storage: bool,
     pub(super) short_names: &'static [&'static str],
     pub(super) categories: &'static [&'static str],
+    pub(super) annotations: &'static [(&'static str, &'static str)],
+    pub(super) labels: &'static [(&'static str, &'static str)],
 }
 
 impl RootConstants {
@@ -39,6 +41,8 @@ impl RootConstants {
             storage: R::STORAGE,
             short_names: R::SHORT_NAMES,
             categories: R::CATEGORIES,
+            annotations: R::ANNOTATIONS,
+            labels: R::LABELS,
         }
     }
 }
@@ -60,14 +64,35 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+/// Whether `a` and `b` hold the same `(key, value)` pairs, in any order
+/// (each list's keys are distinct: the derive refuses a repeated key).
+const fn same_pairs(a: &[(&str, &str)], b: &[(&str, &str)]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let mut j = 0;
+        while j < b.len() && !(str_eq(a[i].0, b[j].0) && str_eq(a[i].1, b[j].1)) {
+            j += 1;
+        }
+        if j == b.len() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// What keeps `roots` from being the versions of one CRD, if anything:
 /// they need exactly one storage version, distinct version names, and the
-/// same group, kind, plural, singular, list kind and scope everywhere.
+/// same group, kind, plural, singular, list kind, scope, annotations and
+/// labels everywhere.
 /// `merge_crds!` panics with the answer in a constant, so the message
 /// points at the macro call.
 // The API server requires each of these of a CRD's `spec.versions`; names
-// and scope live once in `spec`, so a version that disagrees could not keep
-// its own.
+// and scope live once in `spec`, annotations and labels once in `metadata`,
+// so a version that disagrees could not keep its own.
 #[doc(hidden)]
 pub const fn check_merge(roots: &[RootConstants]) -> Option<&'static str> {
     let mut storage = 0;
@@ -110,6 +135,10 @@ const fn disagreement(first: &RootConstants, other: &RootConstants) -> Option<&'
         Some("merge_crds!: the roots disagree on `list_kind`; all versions of a CRD have one list kind")
     } else if !str_eq(first.scope, other.scope) {
         Some("merge_crds!: the roots disagree on `scope`; all versions of a CRD have one scope")
+    } else if !same_pairs(first.annotations, other.annotations) {
+        Some("merge_crds!: the roots disagree on `annotation`s; all versions of a CRD have one set of annotations")
+    } else if !same_pairs(first.labels, other.labels) {
+        Some("merge_crds!: the roots disagree on `label`s; all versions of a CRD have one set of labels")
     } else {
         None
     }
@@ -131,6 +160,8 @@ mod tests {
             storage,
             short_names: &[],
             categories: &[],
+            annotations: &[],
+            labels: &[],
         }
     }
 
@@ -169,6 +200,19 @@ mod tests {
         assert!(scope.contains("disagree on `scope`"), "{scope}");
         let group = RootConstants { group: "other.com", ..root("v1beta1", "Widget", false) };
         assert!(problem(&[root("v1", "Widget", true), group]).contains("disagree on `group`"));
+    }
+
+    #[test]
+    fn annotations_and_labels_must_agree_in_any_order() {
+        let pairs: &[(&str, &str)] = &[("a", "1"), ("b", "2")];
+        let swapped: &[(&str, &str)] = &[("b", "2"), ("a", "1")];
+        let stored = RootConstants { annotations: pairs, labels: pairs, ..root("v1", "Widget", true) };
+        let same = RootConstants { annotations: swapped, labels: swapped, ..root("v1beta1", "Widget", false) };
+        assert_eq!(check_merge(&[stored, same]), None);
+        let other_value = RootConstants { annotations: &[("a", "1"), ("b", "3")], ..same };
+        assert!(problem(&[stored, other_value]).contains("disagree on `annotation`s"));
+        let fewer = RootConstants { labels: &[("a", "1")], ..same };
+        assert!(problem(&[stored, fewer]).contains("disagree on `label`s"));
     }
 
     #[test]

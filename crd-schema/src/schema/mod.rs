@@ -179,6 +179,14 @@ pub trait CustomResource: CustomResourceSchema {
     const SCOPE: &'static str;
     /// Whether this version is the storage version.
     const STORAGE: bool;
+    /// `metadata.annotations` of the CRD, as `(key, value)` pairs: none
+    /// unless stated (`#[crd(annotation("key", "value"))]`). The API server
+    /// requires `api-approved.kubernetes.io` of a CRD whose group is
+    /// `k8s.io`, `kubernetes.io` or under either.
+    const ANNOTATIONS: &'static [(&'static str, &'static str)] = &[];
+    /// `metadata.labels` of the CRD, as `(key, value)` pairs: none unless
+    /// stated (`#[crd(label("key", "value"))]`).
+    const LABELS: &'static [(&'static str, &'static str)] = &[];
 
     /// This version's entry of `spec.versions`, schema included.
     fn crd_version(generator: &mut SchemaGenerator) -> CrdVersionManifest;

@@ -1,10 +1,12 @@
 //! `#[crd(...)]`: what a root type knows about its CRD (docs/derive.md's
 //! second table). The keys of kube-derive's `#[kube(...)]` that mean the
 //! same are accepted under kube-derive's spelling too (`namespaced`,
-//! `shortname`, `category`, `printcolumn`, `selectable`), so that moving an
-//! operator over changes the attribute's name and little else.
+//! `shortname`, `category`, `printcolumn`, `selectable`; `annotation` and
+//! `label` are spelt as there), so that moving an operator over changes the
+//! attribute's name and little else.
 
 use syn::parse::ParseStream;
+use syn::punctuated::Punctuated;
 use syn::{Attribute, LitStr, Token};
 
 use super::parse::{self, Key};
@@ -36,11 +38,22 @@ const KEYS: &[&str] = &[
     "selectable",
     "derive",
     "doc",
+    "annotation",
+    "label",
 ];
 
 /// Keys that may be written more than once.
-const REPEATABLE: &[&str] =
-    &["printer_column", "selectable_field", "shortname", "category", "printcolumn", "selectable", "derive"];
+const REPEATABLE: &[&str] = &[
+    "printer_column",
+    "selectable_field",
+    "shortname",
+    "category",
+    "printcolumn",
+    "selectable",
+    "derive",
+    "annotation",
+    "label",
+];
 
 /// The `#[crd(...)]` attributes of a type.
 pub struct Crd {
@@ -75,6 +88,10 @@ pub struct Crd {
     pub storage: Option<bool>,
     pub deprecated: bool,
     pub deprecation_warning: Option<LitStr>,
+    /// `annotation("key", "value")`: the CRD's `metadata.annotations`.
+    pub annotations: Vec<(LitStr, LitStr)>,
+    /// `label("key", "value")`: the CRD's `metadata.labels`.
+    pub labels: Vec<(LitStr, LitStr)>,
 }
 
 /// `scale(...)`.
@@ -139,6 +156,8 @@ impl Crd {
             storage: None,
             deprecated: false,
             deprecation_warning: None,
+            annotations: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
@@ -188,6 +207,8 @@ impl Crd {
             }
             "derive" => self.derives.push(parse::string(input, key)?),
             "doc" => self.doc = Some(parse::string(input, key)?),
+            "annotation" => key_value(input, key, &mut self.annotations)?,
+            "label" => key_value(input, key, &mut self.labels)?,
             _ => self.deprecation_warning = Some(parse::string(input, key)?),
         }
         Ok(())
@@ -198,6 +219,23 @@ impl Crd {
     pub fn scope(&self) -> String {
         self.scope.as_ref().map_or_else(|| "Namespaced".to_owned(), LitStr::value)
     }
+}
+
+// `annotation("key", "value")` or `label("key", "value")`, kube-derive's
+// form: two strings, the key not stated before. The parentheses are read
+// whole, so a wrong list is one error, in our words.
+fn key_value(input: ParseStream<'_>, key: &Key, pairs: &mut Vec<(LitStr, LitStr)>) -> syn::Result<()> {
+    let content = parse::parens(input, key, "\"key\", \"value\"")?;
+    let tokens: proc_macro2::TokenStream = content.parse()?;
+    let strings = syn::parse::Parser::parse2(Punctuated::<LitStr, Token![,]>::parse_terminated, tokens);
+    let Some([name, value]) = strings.ok().and_then(|s| <[LitStr; 2]>::try_from(Vec::from_iter(s)).ok()) else {
+        return Err(syn::Error::new(key.span(), format!("`{key}` takes two strings: `{key}(\"key\", \"value\")`")));
+    };
+    if pairs.iter().any(|(k, _)| k.value() == name.value()) {
+        return Err(syn::Error::new(name.span(), format!("duplicate {key} `{}`", name.value())));
+    }
+    pairs.push((name, value));
+    Ok(())
 }
 
 // A missing sub-key is reported unless an unknown key was (then it was most
