@@ -168,6 +168,8 @@ fn root_attr(crd: &Crd, names: &Names) -> TokenStream {
     if let Some(warning) = &crd.deprecation_warning {
         keys.push(quote!(deprecation_warning = #warning));
     }
+    keys.extend(crd.annotations.iter().map(|(key, value)| quote!(annotation(#key, #value))));
+    keys.extend(crd.labels.iter().map(|(key, value)| quote!(label(#key, #value))));
     quote!(#[crd(#(#keys),*)])
 }
 

@@ -38,7 +38,9 @@ mod spec_first {
         selectable = ".spec.engine",
         scale(spec_replicas_path = ".spec.replicas", status_replicas_path = ".status.replicas"),
         derive = "PartialEq",
-        derive = "Default"
+        derive = "Default",
+        annotation("example.com/owner", "team-a"),
+        label("app.kubernetes.io/part-of", "databases")
     )]
     pub struct DatabaseSpec {
         /// The database engine.
@@ -75,7 +77,9 @@ mod whole_root {
         categories = ["all"],
         printer_column(name = "Replicas", type_ = "integer", json_path = ".spec.replicas"),
         selectable_field = ".spec.engine",
-        scale(spec_replicas_path = ".spec.replicas", status_replicas_path = ".status.replicas")
+        scale(spec_replicas_path = ".spec.replicas", status_replicas_path = ".status.replicas"),
+        annotation("example.com/owner", "team-a"),
+        label("app.kubernetes.io/part-of", "databases")
     )]
     pub struct Database {
         /// APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
@@ -189,6 +193,12 @@ fn the_spec_first_form_derives_the_crd_of_the_root_form() {
     assert_eq!(properties, ["apiVersion", "kind", "metadata", "spec", "status"]);
     assert_eq!(schema["required"], serde_json::json!(["spec"]));
     assert_eq!(spec_first["spec"]["scope"], "Namespaced");
+    let metadata = serde_json::json!({
+        "name": "databases.example.com",
+        "labels": {"app.kubernetes.io/part-of": "databases"},
+        "annotations": {"example.com/owner": "team-a"},
+    });
+    assert_eq!(spec_first["metadata"], metadata);
 }
 
 #[test]
