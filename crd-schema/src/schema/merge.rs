@@ -64,6 +64,21 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+/// Whether `a` and `b` are the same list of strings, in a constant.
+const fn same_strs(a: &[&str], b: &[&str]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !str_eq(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Whether `a` and `b` hold the same `(key, value)` pairs, in any order
 /// (each list's keys are distinct: the derive refuses a repeated key).
 const fn same_pairs(a: &[(&str, &str)], b: &[(&str, &str)]) -> bool {
@@ -86,8 +101,8 @@ const fn same_pairs(a: &[(&str, &str)], b: &[(&str, &str)]) -> bool {
 
 /// What keeps `roots` from being the versions of one CRD, if anything:
 /// they need exactly one storage version, distinct version names, and the
-/// same group, kind, plural, singular, list kind, scope, annotations and
-/// labels everywhere.
+/// same group, kind, plural, singular, list kind, short names, categories,
+/// scope, annotations and labels everywhere.
 /// `merge_crds!` panics with the answer in a constant, so the message
 /// points at the macro call.
 // The API server requires each of these of a CRD's `spec.versions`; names
@@ -133,6 +148,10 @@ const fn disagreement(first: &RootConstants, other: &RootConstants) -> Option<&'
         Some("merge_crds!: the roots disagree on `singular`; all versions of a CRD have one singular")
     } else if !str_eq(first.list_kind, other.list_kind) {
         Some("merge_crds!: the roots disagree on `list_kind`; all versions of a CRD have one list kind")
+    } else if !same_strs(first.short_names, other.short_names) {
+        Some("merge_crds!: the roots disagree on `short_names`; all versions of a CRD have one list of short names")
+    } else if !same_strs(first.categories, other.categories) {
+        Some("merge_crds!: the roots disagree on `categories`; all versions of a CRD have one list of categories")
     } else if !str_eq(first.scope, other.scope) {
         Some("merge_crds!: the roots disagree on `scope`; all versions of a CRD have one scope")
     } else if !same_pairs(first.annotations, other.annotations) {
@@ -213,6 +232,17 @@ mod tests {
         assert!(problem(&[stored, other_value]).contains("disagree on `annotation`s"));
         let fewer = RootConstants { labels: &[("a", "1")], ..same };
         assert!(problem(&[stored, fewer]).contains("disagree on `label`s"));
+    }
+
+    #[test]
+    fn short_names_and_categories_must_agree() {
+        let named = RootConstants { short_names: &["wd"], categories: &["all"], ..root("v1", "Widget", true) };
+        let same = RootConstants { version: "v1beta1", storage: false, ..named };
+        assert_eq!(check_merge(&[named, same]), None);
+        let unnamed = RootConstants { short_names: &[], ..same };
+        assert!(problem(&[named, unnamed]).contains("disagree on `short_names`"));
+        let other = RootConstants { categories: &["other"], ..same };
+        assert!(problem(&[named, other]).contains("disagree on `categories`"));
     }
 
     #[test]
