@@ -775,6 +775,28 @@ fn annotations_and_labels_go_to_the_crd_metadata() {
     );
 }
 
+/// kube-derive's `root = "..."`: the spec-first form's root under a name of
+/// its own, for the same kind.
+mod renamed_root {
+    use super::*;
+
+    #[derive(Clone, Debug, Serialize, Deserialize, CustomResourceSchema)]
+    #[crd(group = "example.com", version = "v1", kind = "Cog", root = "CogResource", namespaced)]
+    pub struct CogSpec {
+        pub teeth: i32,
+    }
+}
+
+#[test]
+fn the_spec_first_root_may_be_named() {
+    let crd = renamed_root::CogResource::crd_manifest().to_value();
+    assert_eq!(crd["metadata"]["name"], "cogs.example.com");
+    assert_eq!(crd["spec"]["names"]["kind"], "Cog");
+    assert_eq!(<renamed_root::CogResource as CustomResource>::KIND, "Cog");
+    let cog = renamed_root::CogResource::new("small", renamed_root::CogSpec { teeth: 3 });
+    assert_eq!((cog.kind.as_str(), cog.spec.teeth), ("Cog", 3));
+}
+
 #[test]
 fn names_and_flags_can_be_spelled_out() {
     let crd = GadgetV1::crd_manifest().to_value();

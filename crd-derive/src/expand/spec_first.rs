@@ -34,7 +34,14 @@ pub fn root_type(paths: &Paths, cont: &Container<'_>, crd: &Crd) -> TokenStream 
     let krate = &paths.krate;
     let private = paths.private();
     let names = Names::of(cont.ident, crd);
-    let root = Ident::new(&names.kind, crd.kind.as_ref().map_or_else(Span::call_site, LitStr::span));
+    // A `root` that is no identifier is reported by `check::spec_first`.
+    let named = crd.root.as_ref().and_then(|lit| {
+        let mut ident = syn::parse_str::<Ident>(&lit.value()).ok()?;
+        ident.set_span(lit.span());
+        Some(ident)
+    });
+    let root =
+        named.unwrap_or_else(|| Ident::new(&names.kind, crd.kind.as_ref().map_or_else(Span::call_site, LitStr::span)));
     let spec = cont.ident;
     let vis = &cont.original.vis;
     let attr = root_attr(crd, &names);

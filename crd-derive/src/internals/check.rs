@@ -121,8 +121,8 @@ fn crd_root(cx: &Ctxt, cont: &Container<'_>) {
     }
 }
 
-// The spec-first form generates the root named by `kind`, so `kind` must
-// be given and differ from the spec's own name. Its scope must be written
+// The spec-first form generates the root named by `kind` (or `root`), so
+// `kind` must be given and the root's name differ from the spec's own. Its scope must be written
 // out: kube-derive's default is cluster-scoped and the root form's
 // namespaced, so a silent default would surprise one side. The root holds
 // `status: Option<T>`, so `status` names T.
@@ -133,12 +133,19 @@ fn spec_first(cx: &Ctxt, cont: &Container<'_>, crd: &Crd) {
             "`#[crd(...)]` on a struct without `metadata` is the spec-first form and needs `kind = \"...\"`, \
              the name of the root type it generates; a root type has a `metadata` field",
         ),
-        Some(kind) if cont.ident == kind.value().as_str() => cx.error_spanned_by(
+        Some(kind) if crd.root.is_none() && cont.ident == kind.value().as_str() => cx.error_spanned_by(
             kind,
             "`kind` names this struct, which has no `metadata` field: give the root type a \
              `metadata: ObjectMeta` field, or put `#[crd(...)]` on the spec struct",
         ),
         Some(_) => {}
+    }
+    if let Some(root) = &crd.root {
+        if syn::parse_str::<syn::Ident>(&root.value()).is_err() {
+            cx.error_spanned_by(root, "`root` names the generated root type: a Rust identifier such as `Database`");
+        } else if cont.ident == root.value().as_str() {
+            cx.error_spanned_by(root, "`root` names this struct: the generated root needs a name of its own");
+        }
     }
     if crd.scope.is_none() && crd.namespaced.is_none() {
         cx.error_spanned_by(
@@ -159,7 +166,7 @@ fn spec_first(cx: &Ctxt, cont: &Container<'_>, crd: &Crd) {
 }
 
 // The root form writes its own fields: the status type is its `status`
-// field's, and its derives and doc comment are its own.
+// field's, and its derives, doc comment and name are its own.
 fn root_form(cx: &Ctxt, crd: &Crd) {
     if let Some(status) = &crd.status_type {
         cx.error_spanned_by(
@@ -167,12 +174,18 @@ fn root_form(cx: &Ctxt, crd: &Crd) {
             "on a root type `status` is a flag (the status type is the `status` field's): write `status` alone",
         );
     }
-    for key in crd.keys.iter().filter(|k| *k == "derive" || *k == "doc") {
+    for key in crd.keys.iter() {
+        let hint = match key.to_string().as_str() {
+            "derive" => "write `#[derive(...)]` on it",
+            "doc" => "write a doc comment on it",
+            "root" => "its name is the one it is declared with",
+            _ => continue,
+        };
         cx.error_spanned_by(
             key,
             format!(
                 "`{key}` is for the root the spec-first form generates; this type is the root (it has \
-                 `metadata`): write `#[derive(...)]` or a doc comment on it"
+                 `metadata`): {hint}"
             ),
         );
     }

@@ -40,6 +40,7 @@ const KEYS: &[&str] = &[
     "doc",
     "annotation",
     "label",
+    "root",
 ];
 
 /// Keys that may be written more than once.
@@ -81,6 +82,9 @@ pub struct Crd {
     pub derives: Vec<LitStr>,
     /// `doc = "..."`: the generated root's doc comment.
     pub doc: Option<LitStr>,
+    /// `root = "Name"`: the name of the root the spec-first form
+    /// generates (default: the kind).
+    pub root: Option<LitStr>,
     pub scale: Option<Scale>,
     pub printer_columns: Vec<PrinterColumn>,
     pub selectable_fields: Vec<LitStr>,
@@ -149,6 +153,7 @@ impl Crd {
             status_type: None,
             derives: Vec::new(),
             doc: None,
+            root: None,
             scale: None,
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
@@ -207,6 +212,7 @@ impl Crd {
             }
             "derive" => self.derives.push(parse::string(input, key)?),
             "doc" => self.doc = Some(parse::string(input, key)?),
+            "root" => self.root = Some(parse::string(input, key)?),
             "annotation" => key_value(input, key, &mut self.annotations)?,
             "label" => key_value(input, key, &mut self.labels)?,
             _ => self.deprecation_warning = Some(parse::string(input, key)?),

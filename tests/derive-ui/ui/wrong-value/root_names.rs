@@ -1,0 +1,24 @@
+use crd_schema::CustomResourceSchema;
+
+// `root` names the generated root: an identifier.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", kind = "First", root = "First Root", namespaced)]
+pub struct FirstSpec {
+    pub engine: String,
+}
+
+// `root` names the spec struct itself.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", kind = "Second", root = "SecondSpec", namespaced)]
+pub struct SecondSpec {
+    pub engine: String,
+}
+
+// A root (it has `metadata`) is named by its own declaration.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", root = "Other")]
+pub struct Third {
+    pub metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+}
+
+fn main() {}
