@@ -775,13 +775,14 @@ fn annotations_and_labels_go_to_the_crd_metadata() {
     );
 }
 
-/// kube-derive's `root = "..."`: the spec-first form's root under a name of
-/// its own, for the same kind.
+/// kube-derive's `root = "..."` and `attr = "..."`: the spec-first form's
+/// root under a name of its own, for the same kind, with more attributes.
 mod renamed_root {
     use super::*;
 
-    #[derive(Clone, Debug, Serialize, Deserialize, CustomResourceSchema)]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, CustomResourceSchema)]
     #[crd(group = "example.com", version = "v1", kind = "Cog", root = "CogResource", namespaced)]
+    #[crd(attr = "cfg_attr(all(), derive(PartialEq))", attr = "allow(dead_code)")]
     pub struct CogSpec {
         pub teeth: i32,
     }
@@ -795,6 +796,8 @@ fn the_spec_first_root_may_be_named() {
     assert_eq!(<renamed_root::CogResource as CustomResource>::KIND, "Cog");
     let cog = renamed_root::CogResource::new("small", renamed_root::CogSpec { teeth: 3 });
     assert_eq!((cog.kind.as_str(), cog.spec.teeth), ("Cog", 3));
+    // `PartialEq` comes from the `attr`: without it this does not compile.
+    assert!(cog == cog.clone());
 }
 
 #[test]

@@ -15,7 +15,7 @@ use syn::LitStr;
 use super::Paths;
 use super::crd::Names;
 use crate::internals::ast::Container;
-use crate::internals::attr::crd::{Crd, PrinterColumn};
+use crate::internals::attr::crd::{Crd, OWN_ROOT_ATTRS, PrinterColumn};
 
 /// `apiVersion`'s description in every Kubernetes type (TypeMeta).
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. \
@@ -57,6 +57,13 @@ pub fn root_type(paths: &Paths, cont: &Container<'_>, crd: &Crd) -> TokenStream 
         quote_spanned!(d.span()=> #path)
     });
     let doc = crd.doc.as_ref().map(|doc| quote!(#[doc = #doc]));
+    // One that is no attribute, or one the derive writes, is reported by
+    // `check::spec_first`.
+    let attrs = crd.attrs.iter().filter_map(|lit| {
+        let meta: syn::Meta = syn::parse_str(&lit.value()).ok()?;
+        let own = OWN_ROOT_ATTRS.iter().any(|name| meta.path().is_ident(name));
+        (!own).then(|| quote_spanned!(lit.span()=> #[#meta]))
+    });
     let status_type = crd.status_type.as_ref().map(|lit| {
         let ty: syn::Type = lit.parse().unwrap_or_else(|_| syn::parse_quote!(()));
         quote_spanned!(lit.span()=> #ty)
@@ -111,6 +118,7 @@ pub fn root_type(paths: &Paths, cont: &Container<'_>, crd: &Crd) -> TokenStream 
             #krate::CustomResourceSchema,
             #(#derives),*
         )]
+        #(#attrs)*
         #[serde(crate = #serde_crate)]
         #crate_attr
         #attr

@@ -41,6 +41,7 @@ const KEYS: &[&str] = &[
     "annotation",
     "label",
     "root",
+    "attr",
 ];
 
 /// Keys that may be written more than once.
@@ -54,7 +55,12 @@ const REPEATABLE: &[&str] = &[
     "derive",
     "annotation",
     "label",
+    "attr",
 ];
+
+/// The attributes of the spec-first form's root that the derive writes,
+/// which `attr = "..."` may not set.
+pub const OWN_ROOT_ATTRS: &[&str] = &["derive", "serde", "schema", "crd"];
 
 /// The `#[crd(...)]` attributes of a type.
 pub struct Crd {
@@ -85,6 +91,9 @@ pub struct Crd {
     /// `root = "Name"`: the name of the root the spec-first form
     /// generates (default: the kind).
     pub root: Option<LitStr>,
+    /// `attr = "..."`: more attributes for the root the spec-first form
+    /// generates, each the inside of `#[...]`.
+    pub attrs: Vec<LitStr>,
     pub scale: Option<Scale>,
     pub printer_columns: Vec<PrinterColumn>,
     pub selectable_fields: Vec<LitStr>,
@@ -154,6 +163,7 @@ impl Crd {
             derives: Vec::new(),
             doc: None,
             root: None,
+            attrs: Vec::new(),
             scale: None,
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
@@ -213,6 +223,7 @@ impl Crd {
             "derive" => self.derives.push(parse::string(input, key)?),
             "doc" => self.doc = Some(parse::string(input, key)?),
             "root" => self.root = Some(parse::string(input, key)?),
+            "attr" => self.attrs.push(parse::string(input, key)?),
             "annotation" => key_value(input, key, &mut self.annotations)?,
             "label" => key_value(input, key, &mut self.labels)?,
             _ => self.deprecation_warning = Some(parse::string(input, key)?),

@@ -21,4 +21,11 @@ pub struct Third {
     pub metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
 }
 
+// `attr` holds the inside of an attribute the derive does not write itself.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, CustomResourceSchema)]
+#[crd(group = "example.com", version = "v1", kind = "Fourth", namespaced, attr = "allow(", attr = "derive(Eq)")]
+pub struct FourthSpec {
+    pub engine: String,
+}
+
 fn main() {}
