@@ -122,10 +122,10 @@ fn crd_root(cx: &Ctxt, cont: &Container<'_>) {
 }
 
 // The spec-first form generates the root named by `kind` (or `root`), so
-// `kind` must be given and the root's name differ from the spec's own. Its scope must be written
-// out: kube-derive's default is cluster-scoped and the root form's
-// namespaced, so a silent default would surprise one side. The root holds
-// `status: Option<T>`, so `status` names T.
+// `kind` must be given and the root's name differ from the spec's own. Its
+// scope must be written out: kube-derive's default is cluster-scoped and
+// the root form's namespaced, so a silent default would surprise one side.
+// The root holds `status: Option<T>`, so `status` names T.
 fn spec_first(cx: &Ctxt, cont: &Container<'_>, crd: &Crd) {
     match &crd.kind {
         None => cx.error_spanned_by(
