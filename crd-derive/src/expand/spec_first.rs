@@ -15,7 +15,7 @@ use syn::LitStr;
 use super::Paths;
 use super::crd::Names;
 use crate::internals::ast::Container;
-use crate::internals::attr::crd::{Crd, OWN_ROOT_ATTRS, PrinterColumn};
+use crate::internals::attr::crd::{Crd, PrinterColumn};
 
 /// `apiVersion`'s description in every Kubernetes type (TypeMeta).
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. \
@@ -34,14 +34,10 @@ pub fn root_type(paths: &Paths, cont: &Container<'_>, crd: &Crd) -> TokenStream 
     let krate = &paths.krate;
     let private = paths.private();
     let names = Names::of(cont.ident, crd);
-    // A `root` that is no identifier is reported by `check::spec_first`.
-    let named = crd.root.as_ref().and_then(|lit| {
-        let mut ident = syn::parse_str::<Ident>(&lit.value()).ok()?;
-        ident.set_span(lit.span());
-        Some(ident)
-    });
-    let root =
-        named.unwrap_or_else(|| Ident::new(&names.kind, crd.kind.as_ref().map_or_else(Span::call_site, LitStr::span)));
+    let root = crd
+        .root
+        .clone()
+        .unwrap_or_else(|| Ident::new(&names.kind, crd.kind.as_ref().map_or_else(Span::call_site, LitStr::span)));
     let spec = cont.ident;
     let vis = &cont.original.vis;
     let attr = root_attr(crd, &names);
@@ -57,13 +53,7 @@ pub fn root_type(paths: &Paths, cont: &Container<'_>, crd: &Crd) -> TokenStream 
         quote_spanned!(d.span()=> #path)
     });
     let doc = crd.doc.as_ref().map(|doc| quote!(#[doc = #doc]));
-    // One that is no attribute, or one the derive writes, is reported by
-    // `check::spec_first`.
-    let attrs = crd.attrs.iter().filter_map(|lit| {
-        let meta: syn::Meta = syn::parse_str(&lit.value()).ok()?;
-        let own = OWN_ROOT_ATTRS.iter().any(|name| meta.path().is_ident(name));
-        (!own).then(|| quote_spanned!(lit.span()=> #[#meta]))
-    });
+    let attrs = crd.attrs.iter().map(|(meta, span)| quote_spanned!(*span=> #[#meta]));
     let status_type = crd.status_type.as_ref().map(|lit| {
         let ty: syn::Type = lit.parse().unwrap_or_else(|_| syn::parse_quote!(()));
         quote_spanned!(lit.span()=> #ty)

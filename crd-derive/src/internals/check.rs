@@ -2,7 +2,7 @@
 //! `check`). Each reports at the offending token; none stops the others.
 
 use super::ast::{Container, CrdForm, Data, Field, Style, Variant};
-use super::attr::crd::{Crd, OWN_ROOT_ATTRS};
+use super::attr::crd::Crd;
 use super::attr::schema::Keywords;
 use super::ctxt::Ctxt;
 use super::repr::EnumRepr;
@@ -140,25 +140,8 @@ fn spec_first(cx: &Ctxt, cont: &Container<'_>, crd: &Crd) {
         ),
         Some(_) => {}
     }
-    for attr in &crd.attrs {
-        match syn::parse_str::<syn::Meta>(&attr.value()) {
-            Err(_) => cx.error_spanned_by(attr, "`attr` is the inside of an attribute: `attr = \"allow(deprecated)\"`"),
-            Ok(meta) if OWN_ROOT_ATTRS.iter().any(|name| meta.path().is_ident(name)) => {
-                cx.error_spanned_by(
-                    attr,
-                    "`attr` cannot set the root's `derive`, `serde`, `schema` or `crd` attributes, which the \
-                     derive writes: use `derive = \"Trait\"` for a derive",
-                );
-            }
-            Ok(_) => {}
-        }
-    }
-    if let Some(root) = &crd.root {
-        if syn::parse_str::<syn::Ident>(&root.value()).is_err() {
-            cx.error_spanned_by(root, "`root` names the generated root type: a Rust identifier such as `Database`");
-        } else if cont.ident == root.value().as_str() {
-            cx.error_spanned_by(root, "`root` names this struct: the generated root needs a name of its own");
-        }
+    if let Some(root) = crd.root.as_ref().filter(|root| *root == cont.ident) {
+        cx.error_spanned_by(root, "`root` names this struct: the generated root needs a name of its own");
     }
     if crd.scope.is_none() && crd.namespaced.is_none() {
         cx.error_spanned_by(

@@ -5,6 +5,7 @@
 //! `label` are spelt as there), so that moving an operator over changes the
 //! attribute's name and little else.
 
+use proc_macro2::{Ident, Span};
 use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, LitStr, Token};
@@ -60,7 +61,7 @@ const REPEATABLE: &[&str] = &[
 
 /// The attributes of the spec-first form's root that the derive writes,
 /// which `attr = "..."` may not set.
-pub const OWN_ROOT_ATTRS: &[&str] = &["derive", "serde", "schema", "crd"];
+const OWN_ROOT_ATTRS: &[&str] = &["derive", "serde", "schema", "crd"];
 
 /// The `#[crd(...)]` attributes of a type.
 pub struct Crd {
@@ -89,11 +90,11 @@ pub struct Crd {
     /// `doc = "..."`: the generated root's doc comment.
     pub doc: Option<LitStr>,
     /// `root = "Name"`: the name of the root the spec-first form
-    /// generates (default: the kind).
-    pub root: Option<LitStr>,
+    /// generates (default: the kind), spanned at the string.
+    pub root: Option<Ident>,
     /// `attr = "..."`: more attributes for the root the spec-first form
-    /// generates, each the inside of `#[...]`.
-    pub attrs: Vec<LitStr>,
+    /// generates, each the inside of `#[...]`, with its string's span.
+    pub attrs: Vec<(syn::Meta, Span)>,
     pub scale: Option<Scale>,
     pub printer_columns: Vec<PrinterColumn>,
     pub selectable_fields: Vec<LitStr>,
@@ -222,8 +223,8 @@ impl Crd {
             }
             "derive" => self.derives.push(parse::string(input, key)?),
             "doc" => self.doc = Some(parse::string(input, key)?),
-            "root" => self.root = Some(parse::string(input, key)?),
-            "attr" => self.attrs.push(parse::string(input, key)?),
+            "root" => self.root = Some(root_name(input, key)?),
+            "attr" => self.attrs.push(root_attr(input, key)?),
             "annotation" => key_value(input, key, &mut self.annotations)?,
             "label" => key_value(input, key, &mut self.labels)?,
             _ => self.deprecation_warning = Some(parse::string(input, key)?),
@@ -236,6 +237,33 @@ impl Crd {
     pub fn scope(&self) -> String {
         self.scope.as_ref().map_or_else(|| "Namespaced".to_owned(), LitStr::value)
     }
+}
+
+// `root = "Name"`: an identifier, spanned at the string.
+fn root_name(input: ParseStream<'_>, key: &Key) -> syn::Result<Ident> {
+    let lit = parse::string(input, key)?;
+    let mut ident = syn::parse_str::<Ident>(&lit.value()).map_err(|_| {
+        syn::Error::new(lit.span(), "`root` names the generated root type: a Rust identifier such as `Database`")
+    })?;
+    ident.set_span(lit.span());
+    Ok(ident)
+}
+
+// `attr = "..."`: the inside of one attribute the derive does not write
+// itself.
+fn root_attr(input: ParseStream<'_>, key: &Key) -> syn::Result<(syn::Meta, Span)> {
+    let lit = parse::string(input, key)?;
+    let meta = syn::parse_str::<syn::Meta>(&lit.value()).map_err(|_| {
+        syn::Error::new(lit.span(), "`attr` is the inside of an attribute: `attr = \"allow(deprecated)\"`")
+    })?;
+    if OWN_ROOT_ATTRS.iter().any(|name| meta.path().is_ident(name)) {
+        return Err(syn::Error::new(
+            lit.span(),
+            "`attr` cannot set the root's `derive`, `serde`, `schema` or `crd` attributes, which the derive \
+             writes: use `derive = \"Trait\"` for a derive",
+        ));
+    }
+    Ok((meta, lit.span()))
 }
 
 // `annotation("key", "value")` or `label("key", "value")`, kube-derive's
