@@ -254,6 +254,16 @@ mod tests {
     }
 
     #[test]
+    fn quoted_scalars_continue_at_any_indentation() {
+        // go-yaml (libyaml's scanner) does not check the indentation of a
+        // quoted scalar's continuation lines, and controller-gen before 0.3
+        // wrapped single-quoted descriptions at their key's column: the
+        // API server and kubectl read such files, so this reader does too.
+        let text = "a:\n  b: 'one\n  two'\n  c: \"three\nfour\"\n  d: 'five\n\tsix'\n  e: \"seven\n\n eight\"\n";
+        assert_eq!(one(text), json!({"a": {"b": "one two", "c": "three four", "d": "five six", "e": "seven\neight"}}));
+    }
+
+    #[test]
     fn json_is_read_too() {
         assert_eq!(one("{\"a\": [1, 2.5, \"x\"], \"b\": null}"), json!({"a": [1, 2.5, "x"], "b": null}));
     }
