@@ -431,6 +431,17 @@ mod tests {
         assert!(matches!(err, Error::NotStructural { .. }), "{err}");
     }
 
+    #[test]
+    fn whole_float_defaults_of_integers_are_integers() {
+        // kubectl sends `2.0` as `2`: the default is the integer 2, not a
+        // float that an `i64` field cannot hold (it fell back to 0).
+        let schema = r#"{"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "replicas": {"type": "integer", "default": 2.0, "maximum": 5.0}}}}}"#;
+        let code = generate(&crd(&version("v1", schema))).unwrap();
+        assert!(code.contains("#[schema(default = 2, maximum = 5)]"), "{code}");
+        assert!(!code.contains("DefaultCell"), "{code}");
+    }
+
     fn generate_loose(text: &str) -> (String, Vec<Warning>) {
         Builder::new().crd_source("w.json", text).allow_non_structural(true).generate_with_warnings().unwrap()
     }

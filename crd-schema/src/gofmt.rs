@@ -199,6 +199,27 @@ fn plain_form(digits: &str, point: i32) -> String {
     }
 }
 
+/// A float64 as the API server holds it after a trip through JSON: Go's
+/// `encoding/json` writes a whole float64 below 1e21 without a fraction
+/// (`2.0` as `2`, [`float_json`]), and Kubernetes' decoder reads a literal
+/// without a fraction or an exponent back as an int64 when it fits. So a
+/// whole value within int64 is an integer (beyond 2^53, the one Go's
+/// shortest digits spell), any other a float; `None` for NaN and the
+/// infinities, which JSON cannot hold.
+pub fn json_number(f: f64) -> Option<Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if f.fract() != 0.0 || !f.is_finite() {
+        return Number::from_f64(f);
+    }
+    if f.abs() <= EXACT {
+        return Some(Number::from(f as i64));
+    }
+    match float_json(f).parse::<i64>() {
+        Ok(i) => Some(Number::from(i)),
+        Err(_) => Number::from_f64(f),
+    }
+}
+
 /// Go's `encoding/json` form of a float64: plain unless `< 1e-6` or
 /// `>= 1e21`, then exponent form without zero padding (`1e-7`, `1e+21`).
 pub fn float_json(f: f64) -> String {
@@ -301,6 +322,20 @@ pub fn write_json_string(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_numbers_are_what_the_api_server_reads_back() {
+        let n = |f: f64| json_number(f).map(|n| n.to_string());
+        assert_eq!(n(2.0).as_deref(), Some("2"));
+        assert_eq!(n(-0.0).as_deref(), Some("0"));
+        assert_eq!(n(2.5).as_deref(), Some("2.5"));
+        // Go writes the shortest digits, padded with zeros.
+        assert_eq!(n(9_223_372_036_854_775_000.0).as_deref(), Some("9223372036854775000"));
+        assert!(json_number(1e19).is_some_and(|n| n.is_f64()), "beyond int64: a float");
+        assert_eq!(n(f64::NAN), None);
+        assert!(json_number(2.0).is_some_and(|n| n.is_i64()));
+    }
+
     use serde_json::json;
 
     #[test]

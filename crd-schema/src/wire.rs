@@ -475,7 +475,7 @@ impl JSONSchemaProps {
                 m.insert(k.to_owned(), v);
             }
         };
-        let f = |x: f64| serde_json::Number::from_f64(x).map(Value::Number);
+        let f = |x: f64| crate::gofmt::json_number(x).map(Value::Number);
         let list = |v: &[JSONSchemaProps]| Value::Array(v.iter().map(Self::to_value).collect());
         let map = |v: &SchemaMap| Value::Object(v.iter().map(|(k, x)| (k.clone(), x.to_value())).collect());
         let sob = |v: &SchemaOrBool| match v {

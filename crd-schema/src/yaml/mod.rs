@@ -210,16 +210,38 @@ mod tests {
     #[test]
     fn yaml_1_1_scalars() {
         assert_eq!(
-            one("a: yes\nb: off\nc: 0777\nd: 1.0\ne: 1\nf: \"yes\"\ng: =\n"),
-            json!({"a": true, "b": false, "c": 511, "d": 1.0, "e": 1, "f": "yes", "g": "="})
+            one("a: yes\nb: off\nc: 0777\nd: 1.5\ne: 1\nf: \"yes\"\ng: =\n"),
+            json!({"a": true, "b": false, "c": 511, "d": 1.5, "e": 1, "f": "yes", "g": "="})
         );
-        assert!(one("d: 1.0\n")["d"].is_f64());
+        assert!(one("d: 1.5\n")["d"].is_f64());
         assert!(one("d: 1\n")["d"].is_i64());
+    }
+
+    #[test]
+    fn numbers_arrive_as_go_encoding_json_leaves_them() {
+        // kubectl sends a file as JSON written by Go, which writes the float
+        // 2.0 as `2`; the API server reads that back as an int64. So a
+        // whole number within int64 is an integer, whatever its spelling.
+        let read = one("a: 2.0\nb: 1e3\nc: -0.0\nd: 2.5\ne: 1e19\nf: 9223372036854775807\ng: 18446744073709551615\n");
+        assert_eq!(
+            read,
+            json!({"a": 2, "b": 1000, "c": 0, "d": 2.5, "e": 1e19, "f": i64::MAX, "g": 18446744073709551615.0})
+        );
+        for key in ["a", "b", "c", "f"] {
+            assert!(read[key].is_i64(), "{key}: {}", read[key]);
+        }
+        for key in ["d", "e", "g"] {
+            assert!(read[key].is_f64(), "{key}: {}", read[key]);
+        }
+        // JSON files too, and at any depth.
+        assert_eq!(one("{\"a\": [3.0, {\"b\": 4.00}]}"), json!({"a": [3, {"b": 4}]}));
     }
 
     #[test]
     fn non_string_keys_become_strings() {
         assert_eq!(one("1: a\ntrue: b\n"), json!({"1": "a", "true": "b"}));
+        // A float key keeps Go's `%v` of the float, not a value's integer form.
+        assert_eq!(one("1.0: a\n1e6: b\n2.5: c\n"), json!({"1": "a", "1e+06": "b", "2.5": "c"}));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
 use super::spans::{Source, Table};
@@ -20,7 +20,11 @@ use crate::gofmt;
 use crate::limits::Limits;
 
 /// The scalar visits of a reader whose values are built from JSON
-/// scalars: one statement of how YAML scalars become JSON.
+/// scalars: one statement of how YAML scalars become JSON values (keys
+/// have their own, [`Key`]). Numbers take the form the API server holds
+/// them in ([`gofmt::json_number`]): every file reaches it through Go's
+/// `encoding/json` (kubectl's YAML-to-JSON, or its decoding and encoding of
+/// a JSON file), which writes `2.0` as `2`.
 macro_rules! scalar_visits {
     () => {
         fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
@@ -35,18 +39,21 @@ macro_rules! scalar_visits {
         fn visit_i64<E>(self, v: i64) -> std::result::Result<Self::Value, E> {
             Ok(Value::Number(v.into()).into())
         }
-        fn visit_u64<E>(self, v: u64) -> std::result::Result<Self::Value, E> {
-            Ok(Value::Number(v.into()).into())
+        fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Self::Value, E> {
+            match i64::try_from(v) {
+                Ok(v) => self.visit_i64(v),
+                // Beyond int64: Kubernetes' reader falls back to a float.
+                Err(_) => self.visit_f64(v as f64),
+            }
         }
         fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<Self::Value, E> {
-            // Too large for 64 bits: Kubernetes' reader falls back to a float.
             self.visit_f64(v as f64)
         }
         fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<Self::Value, E> {
             self.visit_f64(v as f64)
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Self::Value, E> {
-            Number::from_f64(v)
+            gofmt::json_number(v)
                 .map(|n| Value::Number(n).into())
                 .ok_or_else(|| E::custom(format!("{v} cannot be represented in JSON")))
         }
@@ -121,19 +128,61 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let node = Node::deserialize(d)?;
-        // sigs.k8s.io/yaml turns scalar keys into their string form.
-        let text = match node {
-            Node::Scalar(Value::Null) => "null".to_owned(),
-            Node::Scalar(Value::Bool(b)) => b.to_string(),
-            Node::Scalar(Value::Number(n)) if n.is_f64() => gofmt::float_v(n.as_f64().unwrap_or(0.0)),
-            Node::Scalar(Value::Number(n)) => n.to_string(),
-            Node::Scalar(Value::String(s)) => s,
-            Node::Scalar(Value::Array(_) | Value::Object(_)) | Node::Seq(_) | Node::Map(_) => {
-                return Err(de::Error::custom("mapping keys must be scalars, not collections"));
-            }
-        };
-        Ok(Key(text))
+        d.deserialize_any(KeyVisitor).map(Key)
+    }
+}
+
+/// sigs.k8s.io/yaml turns scalar keys into their string form; a float key
+/// keeps its own digits (`1.0` is `1`, `1e6` is `1e+06`), not a value's.
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a scalar mapping key")
+    }
+    fn visit_unit<E>(self) -> std::result::Result<String, E> {
+        Ok("null".to_owned())
+    }
+    fn visit_none<E>(self) -> std::result::Result<String, E> {
+        Ok("null".to_owned())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E>(self, v: bool) -> std::result::Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i128<E>(self, v: i128) -> std::result::Result<String, E> {
+        Ok(gofmt::float_v(v as f64))
+    }
+    fn visit_u128<E>(self, v: u128) -> std::result::Result<String, E> {
+        Ok(gofmt::float_v(v as f64))
+    }
+    fn visit_f64<E>(self, v: f64) -> std::result::Result<String, E> {
+        Ok(gofmt::float_v(v))
+    }
+    fn visit_str<E>(self, v: &str) -> std::result::Result<String, E> {
+        Ok(v.to_owned())
+    }
+    fn visit_string<E>(self, v: String) -> std::result::Result<String, E> {
+        Ok(v)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> std::result::Result<String, E> {
+        String::from_utf8(v.to_vec()).map_err(|_| E::custom("binary key is not valid UTF-8"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> std::result::Result<String, A::Error> {
+        Err(de::Error::custom("mapping keys must be scalars, not collections"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> std::result::Result<String, A::Error> {
+        Err(de::Error::custom("mapping keys must be scalars, not collections"))
     }
 }
 
