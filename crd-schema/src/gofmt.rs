@@ -144,8 +144,18 @@ pub fn is_go_printable(c: char) -> bool {
 /// decimal exponent `e` such that the value is `0.d1d2... × 10^e`.
 fn shortest_digits(f: f64) -> (String, i32) {
     // `{:e}` is the shortest round-trip representation: `d.ddde±x`.
-    let s = format!("{:e}", f.abs());
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    digits_of(&format!("{:e}", f.abs()))
+}
+
+/// [`shortest_digits`] of `f` rounded to a float32, as Go's
+/// `strconv.FormatFloat(f, 'g', -1, 32)` takes them.
+fn shortest_digits32(f: f64) -> (String, i32) {
+    digits_of(&format!("{:e}", (f as f32).abs()))
+}
+
+/// The digits and exponent of Rust's `{:e}` form.
+fn digits_of(s: &str) -> (String, i32) {
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     (digits, exp + 1)
@@ -155,6 +165,21 @@ fn shortest_digits(f: f64) -> (String, i32) {
 /// form when the exponent is below -4 or at least 6): `1.5`, `2`, `1e+21`,
 /// `1e-07`, `1.234567e+06`.
 pub fn float_v(f: f64) -> String {
+    float_g(f, shortest_digits)
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: [`float_v`] of `f` rounded
+/// to a float32 (`0.1` stays `0.1`, `0.123456789` is `0.12345679`), the
+/// form sigs.k8s.io/yaml gives a float mapping key.
+pub fn float_g32(f: f64) -> String {
+    let rounded = f as f32;
+    if rounded.is_infinite() {
+        return float_v(f64::from(rounded));
+    }
+    float_g(f, shortest_digits32)
+}
+
+fn float_g(f: f64, shortest: fn(f64) -> (String, i32)) -> String {
     if f.is_nan() {
         return "NaN".to_owned();
     }
@@ -164,7 +189,7 @@ pub fn float_v(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.to_owned();
     }
-    let (digits, point) = shortest_digits(f);
+    let (digits, point) = shortest(f);
     let exp = point - 1;
     let sign = if f < 0.0 { "-" } else { "" };
     if !(-4..6).contains(&exp) {
@@ -334,6 +359,15 @@ mod tests {
         assert!(json_number(1e19).is_some_and(|n| n.is_f64()), "beyond int64: a float");
         assert_eq!(n(f64::NAN), None);
         assert!(json_number(2.0).is_some_and(|n| n.is_i64()));
+    }
+
+    #[test]
+    fn float32_g_form() {
+        assert_eq!(float_g32(0.1), "0.1");
+        assert_eq!(float_g32(0.123456789), "0.12345679");
+        assert_eq!(float_g32(1e6), "1e+06");
+        assert_eq!(float_g32(2.0), "2");
+        assert_eq!(float_g32(1e300), "+Inf", "beyond float32");
     }
 
     use serde_json::json;

@@ -241,7 +241,16 @@ mod tests {
     fn non_string_keys_become_strings() {
         assert_eq!(one("1: a\ntrue: b\n"), json!({"1": "a", "true": "b"}));
         // A float key keeps Go's `%v` of the float, not a value's integer form.
-        assert_eq!(one("1.0: a\n1e6: b\n2.5: c\n"), json!({"1": "a", "1e+06": "b", "2.5": "c"}));
+        assert_eq!(
+            one("1.0: a\n1e6: b\n2.5: c\n0.123456789: d\n"),
+            json!({"1": "a", "1e+06": "b", "2.5": "c", "0.12345679": "d"})
+        );
+        // Keys sigs.k8s.io/yaml has no JSON form for refuse the file.
+        for text in ["~: a\n", "null: a\n", "? \n: a\n", "18446744073709551615: a\n"] {
+            let err = parse_documents("t.yaml", text).unwrap_err().to_string();
+            assert!(err.contains("is not a key Kubernetes' YAML reader can turn into JSON"), "{text:?}: {err}");
+        }
+        assert_eq!(one("\"null\": a\n"), json!({"null": "a"}));
     }
 
     #[test]

@@ -133,8 +133,15 @@ impl<'de> Deserialize<'de> for Key {
 }
 
 /// sigs.k8s.io/yaml turns scalar keys into their string form; a float key
-/// keeps its own digits (`1.0` is `1`, `1e6` is `1e+06`), not a value's.
+/// keeps its own digits (`1.0` is `1`, `1e6` is `1e+06`, as a float32),
+/// not a value's. A null key, or an integer beyond int64, it has no form
+/// for: the file is refused.
 struct KeyVisitor;
+
+/// Why a key has no JSON form.
+fn keyless(what: &str) -> String {
+    format!("{what} is not a key Kubernetes' YAML reader can turn into JSON; quote it to mean the text")
+}
 
 impl<'de> Visitor<'de> for KeyVisitor {
     type Value = String;
@@ -142,11 +149,11 @@ impl<'de> Visitor<'de> for KeyVisitor {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a scalar mapping key")
     }
-    fn visit_unit<E>(self) -> std::result::Result<String, E> {
-        Ok("null".to_owned())
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<String, E> {
+        Err(E::custom(keyless("a null mapping key (`~`, `null` or nothing)")))
     }
-    fn visit_none<E>(self) -> std::result::Result<String, E> {
-        Ok("null".to_owned())
+    fn visit_none<E: de::Error>(self) -> std::result::Result<String, E> {
+        self.visit_unit()
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<String, D::Error> {
         d.deserialize_any(self)
@@ -157,17 +164,26 @@ impl<'de> Visitor<'de> for KeyVisitor {
     fn visit_i64<E>(self, v: i64) -> std::result::Result<String, E> {
         Ok(v.to_string())
     }
-    fn visit_u64<E>(self, v: u64) -> std::result::Result<String, E> {
-        Ok(v.to_string())
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<String, E> {
+        match i64::try_from(v) {
+            Ok(v) => self.visit_i64(v),
+            Err(_) => Err(E::custom(keyless(&format!("the mapping key {v}, beyond int64,")))),
+        }
     }
-    fn visit_i128<E>(self, v: i128) -> std::result::Result<String, E> {
-        Ok(gofmt::float_v(v as f64))
+    fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<String, E> {
+        // Beyond 64 bits, go-yaml reads a float.
+        self.visit_f64(v as f64)
     }
-    fn visit_u128<E>(self, v: u128) -> std::result::Result<String, E> {
-        Ok(gofmt::float_v(v as f64))
+    fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<String, E> {
+        self.visit_f64(v as f64)
     }
     fn visit_f64<E>(self, v: f64) -> std::result::Result<String, E> {
-        Ok(gofmt::float_v(v))
+        Ok(match gofmt::float_g32(v).as_str() {
+            "+Inf" => ".inf".to_owned(),
+            "-Inf" => "-.inf".to_owned(),
+            "NaN" => ".nan".to_owned(),
+            text => text.to_owned(),
+        })
     }
     fn visit_str<E>(self, v: &str) -> std::result::Result<String, E> {
         Ok(v.to_owned())
@@ -566,7 +582,6 @@ fn duplicate_key_error(file: &str, d: &DuplicateKey, spelt_apart: bool) -> Error
     let advice = if spelt_apart {
         let example = match key.as_str() {
             "true" | "false" => " (`on`, `yes` and `true` are one key, as are `off`, `no` and `false`)",
-            "null" => " (`~`, `null` and `Null` are one key)",
             _ => "",
         };
         format!(
@@ -592,7 +607,7 @@ mod tests {
     fn one_pass_reader_reads_what_the_checked_reader_reads() {
         let texts = [
             "---\na:\n  b: [1, 2.5, yes, ~, \"x\"]\n---\n---\nc: d\n",
-            "a: &x {p: [1, {q: 2}], r: 0777}\nb: *x\n1: one\ntrue: t\nnull: n\n1.5: f\n",
+            "a: &x {p: [1, {q: 2}], r: 0777}\nb: *x\n1: one\ntrue: t\n1.5: f\n",
             "{\"a\": [1, {\"b\": null}], \"\": \"e\", \"c\": {}}",
             "- |\n  block\n- >-\n  folded\n- [[], [[]]]\n",
             "~\n---\nplain\n---\n- 1\n",
