@@ -348,28 +348,6 @@ pub fn write_json_string(s: &str, out: &mut String) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn json_numbers_are_what_the_api_server_reads_back() {
-        let n = |f: f64| json_number(f).map(|n| n.to_string());
-        assert_eq!(n(2.0).as_deref(), Some("2"));
-        assert_eq!(n(-0.0).as_deref(), Some("0"));
-        assert_eq!(n(2.5).as_deref(), Some("2.5"));
-        // Go writes the shortest digits, padded with zeros.
-        assert_eq!(n(9_223_372_036_854_775_000.0).as_deref(), Some("9223372036854775000"));
-        assert!(json_number(1e19).is_some_and(|n| n.is_f64()), "beyond int64: a float");
-        assert_eq!(n(f64::NAN), None);
-        assert!(json_number(2.0).is_some_and(|n| n.is_i64()));
-    }
-
-    #[test]
-    fn float32_g_form() {
-        assert_eq!(float_g32(0.1), "0.1");
-        assert_eq!(float_g32(0.123456789), "0.12345679");
-        assert_eq!(float_g32(1e6), "1e+06");
-        assert_eq!(float_g32(2.0), "2");
-        assert_eq!(float_g32(1e300), "+Inf", "beyond float32");
-    }
-
     use serde_json::json;
 
     #[test]
@@ -413,5 +391,27 @@ mod tests {
     #[test]
     fn json_sorted_and_escaped() {
         assert_eq!(json(&json!({"b": [1, 1.5], "a": "<&>"})), "{\"a\":\"\\u003c\\u0026\\u003e\",\"b\":[1,1.5]}");
+    }
+
+    #[test]
+    fn json_numbers_are_what_the_api_server_reads_back() {
+        let n = |f: f64| json_number(f).map(|n| n.to_string());
+        assert_eq!(n(2.0).as_deref(), Some("2"));
+        assert_eq!(n(-0.0).as_deref(), Some("0"));
+        assert_eq!(n(2.5).as_deref(), Some("2.5"));
+        // Go writes the shortest digits, padded with zeros.
+        assert_eq!(n(9_223_372_036_854_775_000.0).as_deref(), Some("9223372036854775000"));
+        assert!(json_number(1e19).is_some_and(|n| n.is_f64()), "beyond int64: a float");
+        assert_eq!(n(f64::NAN), None);
+        assert!(json_number(2.0).is_some_and(|n| n.is_i64()));
+    }
+
+    #[test]
+    fn float32_g_form() {
+        assert_eq!(float_g32(0.1), "0.1");
+        assert_eq!(float_g32(0.123456789), "0.12345679");
+        assert_eq!(float_g32(1e6), "1e+06");
+        assert_eq!(float_g32(2.0), "2");
+        assert_eq!(float_g32(1e300), "+Inf", "beyond float32");
     }
 }
