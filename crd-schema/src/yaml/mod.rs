@@ -145,6 +145,9 @@ fn syntax_error(file: &str, e: &serde_saphyr::Error, limits: &Limits) -> Error {
     if let Some((limit, what)) = budget_breach(e) {
         return limits.breach(limit, file, position, what);
     }
+    if let Some(message) = own_words(e) {
+        return Error::Syntax { file: file.to_owned(), line, column, message };
+    }
     let message = e.without_snippet().to_string();
     // The rendered message may repeat the position; keep the first line.
     let mut message = message.lines().next().unwrap_or("invalid YAML").to_owned();
@@ -155,6 +158,29 @@ fn syntax_error(file: &str, e: &serde_saphyr::Error, limits: &Limits) -> Error {
         message = "invalid YAML".to_owned();
     }
     Error::Syntax { file: file.to_owned(), line, column, message }
+}
+
+/// Our words for the reader's errors that speak of its own workings (its
+/// float policy, Rust's integer types, its recursion types) rather than
+/// of the input.
+fn own_words(e: &serde_saphyr::Error) -> Option<String> {
+    match e {
+        serde_saphyr::Error::AliasError { error, .. } | serde_saphyr::Error::WithSnippet { error, .. } => {
+            own_words(error)
+        }
+        serde_saphyr::Error::NonFiniteFloat { value, .. } => Some(format!(
+            "`{value}` is not a number JSON can hold (Kubernetes' YAML-to-JSON conversion refuses it too); \
+             quote it to mean the text"
+        )),
+        serde_saphyr::Error::InvalidScalar { .. } => Some(
+            "the scalar's tag names a type its text is not (such as `!!int twelve`); drop the tag or fix the text"
+                .to_owned(),
+        ),
+        serde_saphyr::Error::RecursiveReferencesRequireWeakTypes { .. } => {
+            Some("an alias refers to a node that contains it: a cycle, which JSON cannot hold".to_owned())
+        }
+        _ => None,
+    }
 }
 
 /// The limit a budget breach of the reader stands for, and what exceeded it.
