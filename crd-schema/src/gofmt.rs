@@ -347,7 +347,6 @@ pub fn write_json_string(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
     use serde_json::json;
 
     #[test]

@@ -138,6 +138,9 @@ impl<'de> Deserialize<'de> for Key {
 /// for: the file is refused.
 struct KeyVisitor;
 
+/// A sequence or mapping used as a key.
+const COLLECTION_KEY: &str = "mapping keys must be scalars, not collections";
+
 /// Why a key has no JSON form.
 fn keyless(what: &str) -> String {
     format!("{what} is not a key Kubernetes' YAML reader can turn into JSON; quote it to mean the text")
@@ -195,10 +198,10 @@ impl<'de> Visitor<'de> for KeyVisitor {
         String::from_utf8(v.to_vec()).map_err(|_| E::custom("binary key is not valid UTF-8"))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> std::result::Result<String, A::Error> {
-        Err(de::Error::custom("mapping keys must be scalars, not collections"))
+        Err(de::Error::custom(COLLECTION_KEY))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> std::result::Result<String, A::Error> {
-        Err(de::Error::custom("mapping keys must be scalars, not collections"))
+        Err(de::Error::custom(COLLECTION_KEY))
     }
 }
 
