@@ -90,7 +90,7 @@ pub struct CheckArgs {
     /// Output: rustc-like diagnostics, or a JSON list of {file, name, version, errors, warnings}.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = FormatParser::<check::Format>::new())]
     pub format: check::Format,
-    /// CRD files (YAML or JSON, one or more documents each) or directories, searched recursively
+    /// CRD files (YAML or JSON, one or more documents each; a `List` counts as its items) or directories, searched recursively
     /// for .yaml, .yml and .json files; schema files with --schema.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -124,7 +124,7 @@ pub struct PruneArgs {
     /// Output: a multi-document YAML stream, or one compact JSON document per line.
     #[arg(long, value_name = "FORMAT", default_value = "yaml", value_parser = FormatParser::<prune::Format>::new())]
     pub format: prune::Format,
-    /// The objects: YAML or JSON files, one or more documents each.
+    /// The objects: YAML or JSON files, one or more documents each (a `List`, as `kubectl get -o yaml` writes, counts as its items).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 }
@@ -151,7 +151,7 @@ pub struct ValidateArgs {
     /// Output: rustc-like diagnostics, or a JSON list with one entry per object.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = FormatParser::<check::Format>::new())]
     pub format: check::Format,
-    /// The objects: YAML or JSON files, one or more documents each.
+    /// The objects: YAML or JSON files, one or more documents each (a `List`, as `kubectl get -o yaml` writes, counts as its items).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 }

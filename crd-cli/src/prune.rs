@@ -1,7 +1,8 @@
 //! `crd prune`: what the API server stores for each custom resource.
 //!
 //! Objects are matched to a CRD by the group of their `apiVersion` and
-//! their `kind`; the version comes from `apiVersion` unless `--version`
+//! their `kind` (a list's items each on their own, as kubectl reads
+//! `kubectl get -o yaml`); the version comes from `apiVersion` unless `--version`
 //! names one. Each object goes through the decode pipeline
 //! (`crd_schema::pipeline`) with that version's schema. Results go to
 //! stdout, kubectl-style warnings (`Warning: unknown field "spec.foo"`) to

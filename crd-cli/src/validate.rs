@@ -1,6 +1,7 @@
 //! `crd validate`: whether the API server would accept each object.
 //!
-//! Every input document is matched to a CRD by the group of its
+//! Every input object (a document, or an item of a list, as kubectl reads
+//! `kubectl get -o yaml`) is matched to a CRD by the group of its
 //! `apiVersion` and its `kind` (the version is the one `apiVersion` names)
 //! and goes the whole server path ([`ResourceValidator`]): decode (pruning,
 //! defaulting), then every check of the CRD's strategy, CEL rules

@@ -165,6 +165,27 @@ fn non_crd_documents_are_skipped_but_a_file_without_crds_fails() {
 }
 
 #[test]
+fn a_list_of_crds_stands_for_its_items() {
+    // What `kubectl get crds -o yaml` writes: a `List` of CRDs as the
+    // cluster holds them; an error points into its item.
+    let dir = scratch("list");
+    let item = |schema: &str| crd_yaml(schema).lines().map(|l| format!("  {l}\n")).collect::<String>();
+    let good = item("        type: object\n").replacen("  apiVersion", "- apiVersion", 1);
+    let bad = item("        type: object\n        properties: {a: {type: strin}}\n")
+        .replacen("  apiVersion", "- apiVersion", 1)
+        .replace("foos", "bars")
+        .replace("Foo", "Bar");
+    let list = write(&dir, "list.yaml", format!("apiVersion: v1\nkind: List\nitems:\n{good}{bad}").as_bytes());
+    let (code, out, err) = crd(&["check", &list]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("checked 2 CRDs: 1 valid, 1 invalid"), "{out}");
+    // The bad item's `type: strin` is on its 16th line, after the list's 3
+    // and the good item's.
+    let line = 3 + good.lines().count() + 16;
+    assert!(out.contains(&format!("--> {list}:{line}:34")), "{out}");
+}
+
+#[test]
 fn empty_and_non_utf8_files_are_clear_errors() {
     let dir = scratch("encoding");
     let empty = write(&dir, "empty.yaml", b"");

@@ -352,6 +352,63 @@ metadata: {name: stray}
 }
 
 #[test]
+fn lists_stand_for_their_items() {
+    // `kubectl get -o yaml` writes a `List`; the API server's own list
+    // kind (`FooList`) leaves its items' apiVersion and kind out, and
+    // kubectl reads them as the list's.
+    let dir = scratch("lists");
+    let crds = write(&dir, "crd.yaml", FOO_CRD);
+    let input = write(
+        &dir,
+        "lists.yaml",
+        "apiVersion: v1
+kind: List
+items:
+- apiVersion: example.com/v1
+  kind: Foo
+  metadata: {name: a}
+  spec: {size: 2}
+- apiVersion: example.com/v1
+  kind: Foo
+  metadata: {name: b}
+  spec:
+    size: 0
+---
+apiVersion: example.com/v1
+kind: FooList
+metadata: {resourceVersion: \"7\"}
+items:
+- metadata: {name: c}
+  spec:
+    mode: fast
+    size: -1
+",
+    );
+    let (code, out, err) = crd(&["validate", "--format", "json", "--crd", &crds, &input]);
+    assert_eq!(code, 1, "{err}");
+    let summary: Vec<(String, String, String, u64)> = reports(&out)
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or("?").to_owned();
+            (text("kind"), text("name"), text("status"), r["line"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    let row = |name: &str, status: &str, line| ("Foo".to_owned(), name.to_owned(), status.to_owned(), line);
+    assert_eq!(summary, [row("a", "valid", 4), row("b", "invalid", 8), row("c", "invalid", 18)]);
+    // Errors point into the item.
+    let (_, out, _) = crd(&["validate", "--crd", &crds, &input]);
+    assert!(
+        out.contains(&format!("  {input}:12:11: spec.size: Invalid value: 0: spec.size in body should be")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("  {input}:21:11: spec.size: Invalid value: -1: spec.size in body should be")),
+        "{out}"
+    );
+    assert!(out.ends_with("3 object(s): 1 valid, 2 invalid\n"), "{out}");
+}
+
+#[test]
 fn text_output_points_at_the_field() {
     let dir = scratch("text");
     let crds = write(&dir, "crd.yaml", FOO_CRD);

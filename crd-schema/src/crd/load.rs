@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::CustomResourceDefinition;
 use crate::error::{Error, Result};
 use crate::limits::{Limit, Limits};
@@ -30,7 +32,7 @@ pub struct Loaded {
 }
 
 fn describe(doc: &Document) -> String {
-    let field = |k: &str| doc.value.get(k).and_then(serde_json::Value::as_str);
+    let field = |k: &str| doc.value.get(k).and_then(Value::as_str);
     match (field("apiVersion"), field("kind")) {
         (Some(api), Some("CustomResourceDefinition")) => {
             format!("apiVersion {api} is not apiextensions.k8s.io/v1 or v1beta1")
@@ -65,9 +67,61 @@ pub fn source_documents(file: &str, text: &str) -> Result<Vec<Document>> {
     source_documents_with(file, text, &Limits::default())
 }
 
-/// [`source_documents`] within `limits`.
+/// [`source_documents`] within `limits`. A list stands for its items
+/// ([`flatten_lists`]).
 pub fn source_documents_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Document>> {
-    non_empty(file, yaml::parse_documents_with(file, text, limits)?)
+    non_empty(file, yaml::parse_documents_with(file, text, limits)?).map(flatten_lists)
+}
+
+/// Whether `value` is a list of objects, as kubectl reads one: a `kind`
+/// ending in `List` (`List`, which `kubectl get -o yaml` writes, or a
+/// resource's own list kind, which the API server returns) with an `items`
+/// array.
+pub fn is_list(value: &Value) -> bool {
+    value.get("kind").and_then(Value::as_str).is_some_and(|kind| kind.ends_with("List"))
+        && value.get("items").is_some_and(Value::is_array)
+}
+
+/// The objects of `documents`, as kubectl reads a file: a list
+/// ([`is_list`], at any depth) stands for its items, each placed where it
+/// is in the list. An item with neither `apiVersion` nor `kind` (the API
+/// server writes its lists' items without them) takes the list's
+/// `apiVersion` and the kind its list kind names (`IssuerList`: `Issuer`),
+/// as apimachinery's unstructured decoding of a list does.
+pub fn flatten_lists(documents: Vec<Document>) -> Vec<Document> {
+    if !documents.iter().any(|doc| is_list(&doc.value)) {
+        return documents;
+    }
+    let mut out = Vec::with_capacity(documents.len());
+    for doc in documents {
+        flatten_into(doc, &mut out);
+    }
+    out
+}
+
+fn flatten_into(mut doc: Document, out: &mut Vec<Document>) {
+    if !is_list(&doc.value) {
+        out.push(doc);
+        return;
+    }
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
+    let api_version = text(doc.value.get("apiVersion"));
+    let kind = text(doc.value.get("kind"));
+    let item_kind = kind.strip_suffix("List").unwrap_or(&kind);
+    let Some(Value::Array(items)) = doc.value.get_mut("items").map(Value::take) else { return };
+    for (i, mut item) in items.into_iter().enumerate() {
+        if let Value::Object(fields) = &mut item
+            && text(fields.get("kind")).is_empty()
+            && text(fields.get("apiVersion")).is_empty()
+        {
+            fields.insert("apiVersion".to_owned(), Value::String(api_version.clone()));
+            fields.insert("kind".to_owned(), Value::String(item_kind.to_owned()));
+        }
+        let place = [Step::key("items"), Step::Index(i)];
+        let start = doc.spans.get(&place).unwrap_or(doc.start);
+        let spans = doc.spans.under(&place);
+        flatten_into(Document { index: doc.index, start, shallow: doc.shallow, value: item, spans }, out);
+    }
 }
 
 /// An error for a source without documents.
@@ -131,7 +185,7 @@ fn shared_text(file: &str, text: &str, limits: &Limits) -> Result<std::sync::Arc
 /// documents are decoded on the calling thread, deeper ones with a deep
 /// stack ([`with_stack_for`](crate::limits::with_stack_for)).
 fn parse_shared_source(file: &str, text: std::sync::Arc<str>, limits: &Limits) -> Result<Loaded> {
-    let documents = non_empty(file, yaml::parse_shared_with(file, &text, limits)?)?;
+    let documents = flatten_lists(non_empty(file, yaml::parse_shared_with(file, &text, limits)?)?);
     let shallow = documents.iter().all(|doc| doc.shallow);
     crate::limits::with_stack_for(shallow, || {
         let mut crds = Vec::new();
@@ -153,10 +207,10 @@ fn parse_shared_source(file: &str, text: std::sync::Arc<str>, limits: &Limits) -
 
 /// Where a CRD manifest holds schemas: every version's, and v1beta1's
 /// top-level `spec.validation`.
-fn schema_paths(manifest: &serde_json::Value) -> Vec<Vec<Step>> {
+fn schema_paths(manifest: &Value) -> Vec<Vec<Step>> {
     let key = Step::key;
     let mut paths = vec![vec![key("spec"), key("validation"), key("openAPIV3Schema")]];
-    let versions = manifest.pointer("/spec/versions").and_then(serde_json::Value::as_array).map_or(0, Vec::len);
+    let versions = manifest.pointer("/spec/versions").and_then(Value::as_array).map_or(0, Vec::len);
     paths.extend(
         (0..versions)
             .map(|i| vec![key("spec"), key("versions"), Step::Index(i), key("schema"), key("openAPIV3Schema")]),
@@ -234,6 +288,35 @@ pub fn load_with(path: &Path, limits: &Limits) -> Vec<Result<Loaded>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_stand_for_their_items() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n\
+                    - kind: List\n  apiVersion: v1\n  items: [{apiVersion: v1, kind: Secret}]\n---\n\
+                    apiVersion: example.com/v1\nkind: FooList\nitems:\n- metadata: {name: b}\n- {kind: Bar}\n---\n\
+                    apiVersion: example.com/v1\nkind: Foo\nitems: [1]\n";
+        let docs = source_documents("x.yaml", text).unwrap();
+        let text = |d: &Document, k: &str| d.value[k].as_str().unwrap_or("-").to_owned();
+        let kinds: Vec<(String, String)> = docs.iter().map(|d| (text(d, "apiVersion"), text(d, "kind"))).collect();
+        let kind = |a: &str, k: &str| (a.to_owned(), k.to_owned());
+        assert_eq!(
+            kinds,
+            [
+                kind("v1", "ConfigMap"),
+                kind("v1", "Secret"),
+                kind("example.com/v1", "Foo"),
+                kind("-", "Bar"),
+                kind("example.com/v1", "Foo")
+            ]
+        );
+        // Each item's positions are its own, nested lists' too.
+        assert_eq!(docs[0].start.line, 4);
+        assert_eq!(docs[1].spans.get(&[Step::key("kind")]).map(|p| p.line), Some(9));
+        assert_eq!(docs[2].spans.get(&[Step::key("metadata"), Step::key("name")]).map(|p| p.line), Some(14));
+        assert_eq!(docs[2].spans.nearest(&[Step::key("spec"), Step::key("x")]).map(|p| p.line), Some(14));
+        // A kind that is no list kind keeps its `items` field.
+        assert_eq!(docs[4].value["items"], serde_json::json!([1]));
+    }
 
     #[test]
     fn non_crds_are_skipped_with_a_reason() {

@@ -33,9 +33,9 @@ pub use matching::{MatchError, Served, find_served, split_api_version};
 pub use crate::schema::{Names, PrinterColumn, Scale, SelectableField, Subresources};
 
 pub use load::{
-    Loaded, Skipped, load, load_with, manifest_files, parse_source, parse_source_with, read_documents,
-    read_documents_with, read_file, read_file_with, source_documents, source_documents_with, source_string,
-    source_text,
+    Loaded, Skipped, flatten_lists, is_list, load, load_with, manifest_files, parse_source, parse_source_with,
+    read_documents, read_documents_with, read_file, read_file_with, source_documents, source_documents_with,
+    source_string, source_text,
 };
 
 use serde_json::Value;

@@ -67,9 +67,8 @@ pub(super) fn check_objects(
 /// The objects of a document with the steps to each: the items of a list
 /// (a `kind` ending in `List` with an `items` array), or the document.
 fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
-    let is_list = doc.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"));
     match doc.get("items") {
-        Some(Value::Array(items)) if is_list => {
+        Some(Value::Array(items)) if crate::crd::is_list(doc) => {
             items.iter().enumerate().map(|(i, item)| (item, vec![Step::key("items"), Step::Index(i)])).collect()
         }
         _ => vec![(doc, Vec::new())],

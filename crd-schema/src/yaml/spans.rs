@@ -15,7 +15,12 @@ use crate::limits::Limits;
 /// Reading a value's position as serde-saphyr reads it costs about a
 /// twentieth of reading a CRD.
 #[derive(Clone, Debug, Default)]
-pub struct Spans(Found);
+pub struct Spans {
+    found: Found,
+    /// The path, in the table's document, of the value these spans are
+    /// of ([`Spans::under`]); empty for the whole document.
+    under: Vec<Step>,
+}
 
 #[derive(Clone, Debug)]
 enum Found {
@@ -56,24 +61,36 @@ impl Source {
 impl Spans {
     /// The table of the `index`th document of `source`, read when asked.
     pub(super) fn deferred(source: &Arc<Source>, index: usize) -> Spans {
-        Spans(Found::Deferred { source: Arc::clone(source), index })
+        Spans { found: Found::Deferred { source: Arc::clone(source), index }, under: Vec::new() }
+    }
+
+    /// The spans of the value at `path`: its own paths are looked up below
+    /// `path` (an item of a list, read as an object of its own).
+    pub fn under(&self, path: &[Step]) -> Spans {
+        Spans { found: self.found.clone(), under: [&self.under[..], path].concat() }
     }
 
     /// The position of the value at `path`, if known.
     pub fn get(&self, path: &[Step]) -> Option<Position> {
-        self.table()?.get(path)
+        self.table()?.get(&self.full(path))
     }
 
-    /// The position of the value at `path`, or of its nearest known ancestor.
+    /// The position of the value at `path`, or of its nearest known
+    /// ancestor (within the value these spans are of).
     pub fn nearest(&self, path: &[Step]) -> Option<Position> {
         let table = self.table()?;
-        (0..=path.len()).rev().find_map(|n| table.get(&path[..n]))
+        let full = self.full(path);
+        (self.under.len()..=full.len()).rev().find_map(|n| table.get(&full[..n]))
+    }
+
+    fn full<'a>(&self, path: &'a [Step]) -> std::borrow::Cow<'a, [Step]> {
+        if self.under.is_empty() { path.into() } else { [&self.under[..], path].concat().into() }
     }
 
     /// Whether the table is there (built, or read since it was deferred).
     #[cfg(test)]
     pub(super) fn is_read(&self) -> bool {
-        match &self.0 {
+        match &self.found {
             Found::Table(_) => true,
             Found::Deferred { source, .. } => source.tables.get().is_some(),
         }
@@ -82,7 +99,7 @@ impl Spans {
     /// The table, read now if it was deferred; `None` if the text no
     /// longer reads (it read once, so it does).
     pub(super) fn table(&self) -> Option<&Table> {
-        match &self.0 {
+        match &self.found {
             Found::Table(table) => Some(table),
             Found::Deferred { source, index } => {
                 let tables = source.tables.get_or_init(|| super::read::tables(&source.text, &source.limits));
@@ -94,7 +111,7 @@ impl Spans {
 
 impl From<Table> for Spans {
     fn from(table: Table) -> Spans {
-        Spans(Found::Table(table))
+        Spans { found: Found::Table(table), under: Vec::new() }
     }
 }
 
