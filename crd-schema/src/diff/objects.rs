@@ -65,7 +65,7 @@ pub(super) fn check_objects(
 }
 
 /// The objects of a document with the steps to each: the items of a list
-/// (a `kind` ending in `List` with an `items` array), or the document.
+/// ([`crate::crd::is_list`]), or the document.
 fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
     match doc.get("items") {
         Some(Value::Array(items)) if crate::crd::is_list(doc) => {

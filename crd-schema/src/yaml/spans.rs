@@ -24,17 +24,15 @@ pub struct Spans {
 
 #[derive(Clone, Debug)]
 enum Found {
-    Table(Table),
+    /// Shared by the spans of a list's items ([`Spans::under`]).
+    Table(Arc<Table>),
     /// The `index`th document of `source`, whose table is read when asked.
-    Deferred {
-        source: Arc<Source>,
-        index: usize,
-    },
+    Deferred { source: Arc<Source>, index: usize },
 }
 
 impl Default for Found {
     fn default() -> Self {
-        Found::Table(Table::default())
+        Found::Table(Arc::default())
     }
 }
 
@@ -100,7 +98,7 @@ impl Spans {
     /// longer reads (it read once, so it does).
     pub(super) fn table(&self) -> Option<&Table> {
         match &self.found {
-            Found::Table(table) => Some(table),
+            Found::Table(table) => Some(table.as_ref()),
             Found::Deferred { source, index } => {
                 let tables = source.tables.get_or_init(|| super::read::tables(&source.text, &source.limits));
                 tables.get(*index)
@@ -111,7 +109,7 @@ impl Spans {
 
 impl From<Table> for Spans {
     fn from(table: Table) -> Spans {
-        Spans { found: Found::Table(table), under: Vec::new() }
+        Spans { found: Found::Table(Arc::new(table)), under: Vec::new() }
     }
 }
 
