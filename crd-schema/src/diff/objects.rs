@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::{Code, Finding, ObjectAt, Revision, Severity};
 use crate::field::{ErrorList, Path};
 use crate::resource::{PrepareError, ResourceValidator};
-use crate::yaml::{Document, Position, Step};
+use crate::yaml::{Document, Position};
 
 /// An object as stored today, with the file it was read from.
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +38,8 @@ pub struct StoredObject<'a> {
 /// What the new revision refuses or drops of `objects` that the old one
 /// did not. Objects of other CRDs (by group and kind) are passed over; a
 /// list (`kind: List`, as `kubectl get -o yaml` writes, or the CRD's own
-/// list kind) counts as its items.
+/// list kind) counts as its items, as [`crate::crd::flatten_lists`]
+/// reads them.
 pub fn diff_objects(old: Revision<'_>, new: Revision<'_>, objects: &[StoredObject<'_>]) -> Vec<Finding> {
     check_objects(old, new, objects).0
 }
@@ -51,28 +52,25 @@ pub(super) fn check_objects(
 ) -> (Vec<Finding>, usize) {
     let (mut out, mut checked) = (Vec::new(), 0);
     for object in objects {
-        for (value, prefix) in entries(&object.document.value) {
+        let items;
+        let documents = if crate::crd::is_list(&object.document.value) {
+            items = crate::crd::flatten_lists(vec![object.document.clone()]);
+            items.as_slice()
+        } else {
+            std::slice::from_ref(object.document)
+        };
+        for document in documents {
+            let value = &document.value;
             let Some(version) = version_of(new, value).or_else(|| version_of(old, value)) else {
                 continue;
             };
             checked += 1;
             let name = object_name(value);
-            let run = Run { object, value, prefix, name, crd: new.crd.metadata.name.clone(), version };
+            let run = Run { file: object.file, document, name, crd: new.crd.metadata.name.clone(), version };
             run.check(old, new, &mut out);
         }
     }
     (out, checked)
-}
-
-/// The objects of a document with the steps to each: the items of a list
-/// ([`crate::crd::is_list`]), or the document.
-fn entries(doc: &Value) -> Vec<(&Value, Vec<Step>)> {
-    match doc.get("items") {
-        Some(Value::Array(items)) if crate::crd::is_list(doc) => {
-            items.iter().enumerate().map(|(i, item)| (item, vec![Step::key("items"), Step::Index(i)])).collect()
-        }
-        _ => vec![(doc, Vec::new())],
-    }
 }
 
 /// The version an object of `revision`'s CRD is in, when it is one.
@@ -96,11 +94,11 @@ fn object_name(value: &Value) -> String {
 
 /// One object's checks.
 struct Run<'o> {
-    object: &'o StoredObject<'o>,
-    /// The object: the document, or an item of a list in it.
-    value: &'o Value,
-    /// The steps from the document to the object.
-    prefix: Vec<Step>,
+    /// The file the object was read from.
+    file: &'o str,
+    /// The object: the document, or an item of a list in it, with its
+    /// positions ([`crate::crd::flatten_lists`]).
+    document: &'o Document,
     name: String,
     crd: String,
     version: String,
@@ -108,7 +106,7 @@ struct Run<'o> {
 
 impl Run<'_> {
     fn check(&self, old: Revision<'_>, new: Revision<'_>, out: &mut Vec<Finding>) {
-        let given = self.value;
+        let given = &self.document.value;
         let old_validator = ResourceValidator::from_crd(old.crd, &self.version);
         let new_validator = match ResourceValidator::from_crd(new.crd, &self.version) {
             Ok(v) => v,
@@ -156,15 +154,12 @@ impl Run<'_> {
     /// A finding about the field at `path` (as errors render it) of the
     /// object.
     fn finding(&self, code: Code, severity: Severity, path: &str, reason: String) -> Finding {
-        let doc = self.object.document;
-        let mut steps = self.prefix.clone();
-        if path != "<nil>" {
-            steps.extend(Path::new(path).steps());
-        }
+        let doc = self.document;
+        let steps = if path == "<nil>" { Vec::new() } else { Path::new(path).steps() };
         let at: Position = doc.spans.nearest(&steps).unwrap_or(doc.start);
         Finding {
             version: Some(self.version.clone()),
-            object: Some(ObjectAt { file: self.object.file.to_owned(), at, name: self.name.clone() }),
+            object: Some(ObjectAt { file: self.file.to_owned(), at, name: self.name.clone() }),
             ..Finding::new(code, severity, &self.crd, path, reason)
         }
     }

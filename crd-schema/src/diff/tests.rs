@@ -602,6 +602,17 @@ fn stored_objects_through_the_new_revision() {
     );
     let at = all[0].object.as_ref().unwrap();
     assert_eq!((at.at, at.name.as_str()), (Position { line: 9, column: 8 }, "Widget ns/w"));
+    // The CRD's own list kind, as the API server returns it: items without
+    // `apiVersion` and `kind` are of the list's.
+    let served = "apiVersion: example.com/v1\nkind: WidgetList\nitems:\n- metadata: {name: w, namespace: ns}\n  \
+                  spec:\n    a: abcdef\n    b: kept\n";
+    let all = objects_findings(&old, &pruned, served);
+    assert_eq!(
+        all.iter().map(|f| (f.code, f.path.as_str())).collect::<Vec<_>>(),
+        [(Code::ObjectFieldsPruned, "spec.b")]
+    );
+    let at = all[0].object.as_ref().unwrap();
+    assert_eq!((at.at, at.name.as_str()), (Position { line: 7, column: 8 }, "Widget ns/w"));
     // Duplicates in a list that became a set: an update ratchets the
     // lists as a whole (the stored object already has duplicates), a
     // fresh create is refused.
