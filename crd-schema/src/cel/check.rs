@@ -174,10 +174,12 @@ impl<'s> Checker<'s> {
         self.scopes.push((c.accu_var.clone(), accu.clone()));
         self.expr(&c.loop_cond);
         let step = self.expr(&c.loop_step);
-        if let (Ty::List(e), Ty::List(_)) = (&accu, &step)
-            && e.is_dyn()
-        {
-            accu = step;
+        // An empty list or map literal starts the accumulator: its type
+        // is what the step makes of it.
+        match (&accu, &step) {
+            (Ty::List(e), Ty::List(_)) if e.is_dyn() => accu = step,
+            (Ty::Map(k, v), Ty::Map(..)) if k.is_dyn() && v.is_dyn() => accu = step,
+            _ => {}
         }
         self.scopes.truncate(base);
         self.scopes.push((c.accu_var.clone(), accu));
@@ -309,6 +311,14 @@ impl<'s> Checker<'s> {
             ("orValue", [Optional(t), _]) => (**t).clone(),
             ("or", [Optional(t), _]) => Optional(t.clone()),
             ("hasValue" | "value" | "orValue" | "or", [x, ..]) if d(x) => Dyn,
+            (super::macros::MAP_INSERT, [Map(..) | Dyn, _, _] | [Map(..) | Dyn, Map(..) | Dyn]) => match all[0] {
+                Map(k, v) if !(k.is_dyn() && v.is_dyn()) => Map(k.clone(), v.clone()),
+                _ => match all.as_slice() {
+                    [_, k, v] => Map(Box::new((*k).clone()), Box::new((*v).clone())),
+                    [_, m] => (*m).clone(),
+                    _ => Dyn,
+                },
+            },
             _ => match library(name, &all) {
                 Some(t) => t,
                 None if is_known(name) => self.no_overload(name, target, args),

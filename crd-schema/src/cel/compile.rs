@@ -56,7 +56,12 @@ pub(crate) fn parse(source: &str) -> Result<IdedExpr, String> {
     match run_parser(source) {
         // The text is cel-go's; its position is not reproduced.
         Ok(Ok(expr)) if depth(&expr) > MAX_DEPTH => Err(recursion_limit()),
-        Ok(Ok(expr)) => Ok(expr),
+        Ok(Ok(mut expr)) => {
+            // cel-go expands these macros while parsing; the position of
+            // a misuse is not reproduced.
+            super::macros::expand(&mut expr).map_err(|e| format!("ERROR: <input>:1:1: {e}"))?;
+            Ok(expr)
+        }
         Ok(Err(errors)) if errors.errors.iter().any(|e| e.msg.contains("Recursion limit")) => Err(recursion_limit()),
         Ok(Err(errors)) => {
             Err(errors.errors.iter().map(|e| parse_error_text(e, source)).collect::<Vec<_>>().join("\n"))

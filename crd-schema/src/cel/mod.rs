@@ -37,6 +37,7 @@ mod estimate;
 mod eval;
 mod functions;
 mod library_cost;
+mod macros;
 mod schema;
 mod time;
 mod validator;

@@ -338,3 +338,44 @@ fn scoped_budgets_are_shared_and_restored() {
         Path::new(RUNTIME_COST_BUDGET.to_string())
     );
 }
+
+#[test]
+fn two_variable_comprehensions_are_those_of_kubernetes_1_32() {
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {
+            "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "l": {"type": "array", "items": {"type": "string"}}},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    let value = json!({"m": {"a": 1, "b": 2}, "l": ["x", "y", "x"]});
+    for rule in [
+        "self.m.all(k, v, v > 0 && k.size() == 1)",
+        "self.l.all(i, v, i < 3 && v.size() == 1)",
+        "self.m.exists(k, v, k == 'b' && v == 2)",
+        "!self.l.exists(i, v, i == 1 && v == 'x')",
+        "self.m.existsOne(k, v, v == 1) && self.l.exists_one(i, v, v == 'y')",
+        "!self.l.existsOne(i, v, v == 'x')",
+        "self.l.transformList(i, v, v + string(i)) == ['x0', 'y1', 'x2']",
+        "self.l.transformList(i, v, i > 0, v) == ['y', 'x']",
+        "self.m.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}",
+        "self.m.transformMap(k, v, v > 1, k) == {'b': 'b'}",
+        "self.m.transformMapEntry(k, v, {v: k}) == {1: 'a', 2: 'b'}",
+        // Nested, and next to the one-variable forms.
+        "self.m.all(k, v, self.l.all(s, s.size() == 1) && self.l.exists(i, e, e == 'y' && i == 1))",
+    ] {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+    // A key the transform makes twice is an error at run time.
+    let errors = run(schema("self.l.transformMapEntry(i, v, {v: i}).size() == 2"), value.clone(), None);
+    assert!(errors[0].contains("insert failed: key x already exists"), "{errors:?}");
+    // Misuses are compile errors, as cel-go's macros make them.
+    for (rule, error) in [
+        ("self.m.all(k, k, true)", "duplicate variable name: k"),
+        ("self.m.all(k, 1, true)", "argument must be a simple name"),
+        ("self.m.exists(@result, v, true)", "ERROR"),
+        ("self.m.transformMap(k, v, v, v, v)", "undeclared reference to 'transformMap'"),
+    ] {
+        let errors = run(schema(rule), value.clone(), None);
+        assert!(errors.iter().any(|e| e.contains("compil") && e.contains(error)), "{rule}: {errors:?}");
+    }
+}

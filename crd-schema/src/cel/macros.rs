@@ -1,0 +1,237 @@
+//! The two-variable comprehensions of cel-go's `ext.TwoVarComprehensions`
+//! (`ext/comprehensions.go`), in Kubernetes' base environment since 1.32:
+//! `all`, `exists` and `existsOne` (or `exists_one`) over an index or key
+//! and a value, `transformList`, `transformMap` and `transformMapEntry`.
+//!
+//! The parser's macro table is fixed, so these reach us as calls with three
+//! or four arguments; [`expand`] turns each into the comprehension cel-go's
+//! macro builds, which the checker, the cost estimator and the interpreter
+//! already take (with a second iteration variable). `transformMap` and
+//! `transformMapEntry` insert into their accumulator with
+//! [`MAP_INSERT`], the function cel-go's library declares for them.
+
+use kube_cel::cel::common::ast::{
+    CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr,
+};
+
+/// cel-go's `cel.@mapInsert`: a map with one more entry (or the entries of
+/// another map), an error when a key is already there.
+pub(crate) const MAP_INSERT: &str = "cel.@mapInsert";
+
+/// The accumulator's name, as the parser's own macros call it.
+const ACCU: &str = "@result";
+
+/// Expands every two-variable comprehension of `expr`, innermost first,
+/// failing with cel-go's macro errors (`argument must be a simple name`,
+/// `duplicate variable name: x`, ...).
+pub(crate) fn expand(expr: &mut IdedExpr) -> Result<(), String> {
+    let mut next = max_id(expr);
+    expand_from(expr, &mut next)
+}
+
+fn expand_from(e: &mut IdedExpr, next: &mut u64) -> Result<(), String> {
+    match &mut e.expr {
+        Expr::Call(call) => {
+            if let Some(target) = &mut call.target {
+                expand_from(target, next)?;
+            }
+            for arg in &mut call.args {
+                expand_from(arg, next)?;
+            }
+        }
+        Expr::Select(sel) => expand_from(&mut sel.operand, next)?,
+        Expr::List(list) => {
+            for el in &mut list.elements {
+                expand_from(el, next)?;
+            }
+        }
+        Expr::Map(MapExpr { entries }) => {
+            for entry in entries {
+                match &mut entry.expr {
+                    EntryExpr::MapEntry(m) => {
+                        expand_from(&mut m.key, next)?;
+                        expand_from(&mut m.value, next)?;
+                    }
+                    EntryExpr::StructField(f) => expand_from(&mut f.value, next)?,
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in &mut s.entries {
+                if let EntryExpr::StructField(f) = &mut entry.expr {
+                    expand_from(&mut f.value, next)?;
+                }
+            }
+        }
+        Expr::Comprehension(c) => {
+            for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {
+                expand_from(part, next)?;
+            }
+        }
+        Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+    }
+    let Expr::Call(call) = &e.expr else { return Ok(()) };
+    let Some(kind) = Kind::of(call) else { return Ok(()) };
+    let Expr::Call(CallExpr { target: Some(target), mut args, .. }) = std::mem::take(&mut e.expr) else {
+        return Ok(());
+    };
+    let [first, second] = [&args[0], &args[1]].map(|arg| match &arg.expr {
+        Expr::Ident(name) => Ok(name.clone()),
+        _ => Err("argument must be a simple name".to_owned()),
+    });
+    let (first, second) = (first?, second?);
+    if first == second {
+        return Err(format!("duplicate variable name: {first}"));
+    }
+    if first == ACCU || second == ACCU || first == "__result__" || second == "__result__" {
+        return Err("iteration variable overwrites accumulator variable".to_owned());
+    }
+    let (filter, body) = match args.len() {
+        4 => {
+            let body = args.pop();
+            (args.pop(), body)
+        }
+        _ => (None, args.pop()),
+    };
+    let Some(body) = body else { return Ok(()) };
+    let mut n = Nodes { next };
+    let (init, cond, mut step, result) = match kind {
+        Kind::All => {
+            let a = n.accu();
+            let cond = n.call("@not_strictly_false", vec![a]);
+            let a = n.accu();
+            let step = n.call("_&&_", vec![a, body]);
+            (n.bool(true), cond, step, n.accu())
+        }
+        Kind::Exists => {
+            let a = n.accu();
+            let not = n.call("!_", vec![a]);
+            let cond = n.call("@not_strictly_false", vec![not]);
+            let a = n.accu();
+            let step = n.call("_||_", vec![a, body]);
+            (n.bool(false), cond, step, n.accu())
+        }
+        Kind::ExistsOne => {
+            let (a, one) = (n.accu(), n.int(1));
+            let plus = n.call("_+_", vec![a, one]);
+            let a = n.accu();
+            let step = n.call("_?_:_", vec![body, plus, a]);
+            let (a, one) = (n.accu(), n.int(1));
+            let result = n.call("_==_", vec![a, one]);
+            (n.int(0), n.bool(true), step, result)
+        }
+        Kind::TransformList => {
+            let (a, item) = (n.accu(), n.node(Expr::List(ListExpr::new(vec![body]))));
+            let step = n.call("_+_", vec![a, item]);
+            (n.node(Expr::List(ListExpr::new(Vec::new()))), n.bool(true), step, n.accu())
+        }
+        Kind::TransformMap | Kind::TransformMapEntry => {
+            let inserted = match kind {
+                Kind::TransformMap => vec![n.accu(), n.node(Expr::Ident(first.clone())), body],
+                _ => vec![n.accu(), body],
+            };
+            let step = n.call(MAP_INSERT, inserted);
+            (n.node(Expr::Map(MapExpr { entries: Vec::new() })), n.bool(true), step, n.accu())
+        }
+    };
+    if let Some(filter) = filter {
+        let a = n.accu();
+        step = n.call("_?_:_", vec![filter, step, a]);
+    }
+    e.expr = Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: *target,
+        iter_var: first,
+        iter_var2: Some(second),
+        accu_var: ACCU.to_owned(),
+        accu_init: init,
+        loop_cond: cond,
+        loop_step: step,
+        result,
+    }));
+    Ok(())
+}
+
+/// New nodes, numbered after the parsed ones.
+struct Nodes<'a> {
+    next: &'a mut u64,
+}
+
+impl Nodes<'_> {
+    fn node(&mut self, expr: Expr) -> IdedExpr {
+        *self.next += 1;
+        IdedExpr { id: *self.next, expr }
+    }
+
+    fn call(&mut self, name: &str, args: Vec<IdedExpr>) -> IdedExpr {
+        self.node(Expr::Call(CallExpr { func_name: name.to_owned(), target: None, args }))
+    }
+
+    fn accu(&mut self) -> IdedExpr {
+        self.node(Expr::Ident(ACCU.to_owned()))
+    }
+
+    fn bool(&mut self, b: bool) -> IdedExpr {
+        self.node(Expr::Literal(LiteralValue::Boolean(b.into())))
+    }
+
+    fn int(&mut self, i: i64) -> IdedExpr {
+        self.node(Expr::Literal(LiteralValue::Int(i.into())))
+    }
+}
+
+/// The two-variable macros.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    All,
+    Exists,
+    ExistsOne,
+    TransformList,
+    TransformMap,
+    TransformMapEntry,
+}
+
+impl Kind {
+    /// The macro a call is, by its name and number of arguments; only
+    /// calls with a receiver are macros.
+    fn of(call: &CallExpr) -> Option<Kind> {
+        call.target.as_ref()?;
+        Some(match (call.func_name.as_str(), call.args.len()) {
+            ("all", 3) => Kind::All,
+            ("exists", 3) => Kind::Exists,
+            ("existsOne" | "exists_one", 3) => Kind::ExistsOne,
+            ("transformList", 3 | 4) => Kind::TransformList,
+            ("transformMap", 3 | 4) => Kind::TransformMap,
+            ("transformMapEntry", 3 | 4) => Kind::TransformMapEntry,
+            _ => return None,
+        })
+    }
+}
+
+/// The largest expression id in `expr`, so that new nodes get ids of their
+/// own (the checker and the estimator key what they learn by id).
+fn max_id(expr: &IdedExpr) -> u64 {
+    let mut max = 0;
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        max = max.max(e.id);
+        match &e.expr {
+            Expr::Call(call) => stack.extend(call.target.as_deref().into_iter().chain(&call.args)),
+            Expr::Select(sel) => stack.push(&sel.operand),
+            Expr::List(list) => stack.extend(&list.elements),
+            Expr::Map(MapExpr { entries }) | Expr::Struct(kube_cel::cel::common::ast::StructExpr { entries, .. }) => {
+                for entry in entries {
+                    max = max.max(entry.id);
+                    match &entry.expr {
+                        EntryExpr::MapEntry(m) => stack.extend([&m.key, &m.value]),
+                        EntryExpr::StructField(f) => stack.push(&f.value),
+                    }
+                }
+            }
+            Expr::Comprehension(c) => {
+                stack.extend([&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result])
+            }
+            Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+        }
+    }
+    max
+}
