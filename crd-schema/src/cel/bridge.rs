@@ -135,6 +135,24 @@ pub(crate) const FUNCTIONS: &[&str] = &[
 /// Calls library function `name` on `target` (for method calls) and
 /// `args`.
 pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -> Result<Val<'a>> {
+    // The library reads a timestamp in the offset it was written with and
+    // takes no time zone; cel-go reads it in UTC (Kubernetes'
+    // `DefaultUTCTimeZone`) or in the zone given.
+    if name.starts_with("get")
+        && let Some(Val::Timestamp(t)) = target
+    {
+        let offset = match args {
+            [] => time_zone("UTC")?,
+            [Val::String(zone)] => time_zone(zone)?,
+            _ => return Err(Error::no_such_overload()),
+        };
+        return call_library(name, Some(&Val::Timestamp(t.with_timezone(&offset))), &[]);
+    }
+    call_library(name, target, args)
+}
+
+/// [`call`], the library's function as it is.
+fn call_library<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -> Result<Val<'a>> {
     let ident = |id: u64, name: &str| IdedExpr { id, expr: Expr::Ident(name.to_owned()) };
     let arg_names: Vec<String> = (0..args.len()).map(|i| format!("@arg{i}")).collect();
     let expr = IdedExpr {
@@ -164,6 +182,23 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
         Ok(Err(e)) => Err(Error::new(message(&e))),
         Err(_) => Err(Error::new(format!("internal error evaluating {name}"))),
     }
+}
+
+/// The offset a timestamp getter's time zone argument names, as cel-go
+/// reads it: `[+-]HH:MM` (or `HH:MM`) east of UTC, or a zone name. Names
+/// other than `UTC` would need the time zone database, which is not
+/// carried: they read the time in UTC.
+fn time_zone(zone: &str) -> Result<chrono::FixedOffset> {
+    let invalid = || Error::new(format!("invalid time zone: {zone}"));
+    let minutes = match zone.split_once(':') {
+        None => 0,
+        Some((hours, minutes)) => {
+            let hours: i32 = hours.parse().map_err(|_| invalid())?;
+            let minutes: i32 = minutes.parse().map_err(|_| invalid())?;
+            if zone.starts_with('-') { hours * 60 - minutes } else { hours * 60 + minutes }
+        }
+    };
+    minutes.checked_mul(60).and_then(chrono::FixedOffset::east_opt).ok_or_else(invalid)
 }
 
 /// The runtime cost Kubernetes' library cost estimator
@@ -225,7 +260,13 @@ fn traversal_cost(v: &Val<'_>) -> u64 {
 /// The text of a `cel` crate error, close to cel-go's where they differ.
 fn message(e: &ExecutionError) -> String {
     match e {
-        ExecutionError::FunctionError { message, .. } => message.clone(),
+        // Kubernetes' lists library words this one its own way.
+        ExecutionError::FunctionError { message, .. } => match message.strip_prefix("cannot call ") {
+            Some(rest) if rest.ends_with(" on empty list") => {
+                format!("{} called on empty list", rest.trim_end_matches(" on empty list"))
+            }
+            _ => message.clone(),
+        },
         ExecutionError::NoSuchOverload
         | ExecutionError::UnsupportedTargetType { .. }
         | ExecutionError::NotSupportedAsMethod { .. }

@@ -379,3 +379,35 @@ fn two_variable_comprehensions_are_those_of_kubernetes_1_32() {
         assert!(errors.iter().any(|e| e.contains("compil") && e.contains(error)), "{rule}: {errors:?}");
     }
 }
+
+#[test]
+fn timestamp_getters_read_utc_unless_given_a_zone() {
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {"t": {"type": "string", "format": "date-time"}},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    let value = json!({"t": "2011-08-18T19:03:37.010+01:00"});
+    for rule in [
+        "self.t.getHours() == 18",
+        "self.t.getHours('UTC') == 18",
+        "self.t.getHours('01:00') == 19",
+        "self.t.getHours('+01:00') == 19",
+        "self.t.getHours('-02:30') == 15 && self.t.getMinutes('-02:30') == 33",
+        "timestamp('2011-08-18T23:30:00-02:00').getDate() == 19",
+        "self.t.getDayOfMonth('-20:00') == 16",
+    ] {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+}
+
+#[test]
+fn empty_lists_have_no_minimum_in_kubernetes_words() {
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {"l": {"type": "array", "items": {"type": "integer"}}},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    for f in ["min", "max"] {
+        let errors = run(schema(&format!("self.l.{f}() == 0")), json!({"l": []}), None);
+        assert!(errors[0].contains(&format!("{f} called on empty list")), "{errors:?}");
+    }
+}
