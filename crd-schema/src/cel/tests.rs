@@ -411,3 +411,18 @@ fn empty_lists_have_no_minimum_in_kubernetes_words() {
         assert!(errors[0].contains(&format!("{f} called on empty list")), "{errors:?}");
     }
 }
+
+#[test]
+fn preserved_unknown_fields_count_in_equality() {
+    let schema = json!({"type": "object", "properties": {"config": {
+        "type": "object", "x-kubernetes-preserve-unknown-fields": true,
+        "properties": {"known": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "immutable"}]}}});
+    let object = |extra: Value| json!({"config": {"known": 1, "extra": extra}});
+    assert_eq!(run(schema.clone(), object(json!("a")), Some(object(json!("a")))), Vec::<String>::new());
+    let errors = run(schema.clone(), object(json!("b")), Some(object(json!("a"))));
+    assert!(errors.len() == 1 && errors[0].contains("immutable"), "{errors:?}");
+    // The same values under other names differ too.
+    let renamed = json!({"config": {"known": 1, "other": "a"}});
+    assert_eq!(run(schema, renamed, Some(object(json!("a")))).len(), 1);
+}

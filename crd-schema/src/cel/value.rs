@@ -443,6 +443,20 @@ fn maps_equal<'a>(x: &Map<'a>, y: &Map<'a>) -> Result<bool> {
     if let (Map::Json { obj: a, values: None }, Map::Json { obj: b, values: None }) = (x, y) {
         return Ok(a == b);
     }
+    // Fields an object keeps beyond its properties (it preserves unknown
+    // fields) are compared as data, as Kubernetes' `unstructuredMap` does:
+    // the other side must hold the same under the same key.
+    if let Map::Object { obj, node } = x {
+        for (key, value) in obj.iter().filter(|(key, _)| node.property(key).is_none()) {
+            let other = match y {
+                Map::Object { obj, .. } | Map::Json { obj, .. } => obj.get(key),
+                Map::Owned(_) => None,
+            };
+            if other != Some(value) {
+                return Ok(false);
+            }
+        }
+    }
     for key in x.keys() {
         let Some(a) = x.get(&key)? else { continue };
         match y.get(&key)? {
