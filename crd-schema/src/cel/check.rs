@@ -86,7 +86,7 @@ impl<'s> Checker<'s> {
                         t => t,
                     })
                     .collect();
-                Ty::List(Box::new(common(&types)))
+                Ty::List(Box::new(self.common(&types)))
             }
             Expr::Map(map) => {
                 let mut keys = Vec::new();
@@ -101,7 +101,7 @@ impl<'s> Checker<'s> {
                         });
                     }
                 }
-                Ty::Map(Box::new(common(&keys)), Box::new(common(&values)))
+                Ty::Map(Box::new(self.common(&keys)), Box::new(self.common(&values)))
             }
             Expr::Comprehension(c) => self.comprehension(c),
             Expr::Struct(s) => self.error(format!("undeclared reference to '{}' (in container '')", s.type_name)),
@@ -145,6 +145,24 @@ impl<'s> Checker<'s> {
             },
             other => self.error(format!("type '{}' does not support field selection", other.name())),
         }
+    }
+
+    /// The element (or key, or value) type of a literal list or map:
+    /// Kubernetes enables cel-go's homogeneous aggregate literals, so
+    /// elements of different types are an error.
+    fn common(&mut self, types: &[Ty<'s>]) -> Ty<'s> {
+        let mut iter = types.iter();
+        let Some(first) = iter.next() else { return Ty::Dyn };
+        let mut acc = first.clone();
+        for t in iter {
+            if !compatible(&acc, t) {
+                return self.error(format!("expected type '{}' but found '{}'", acc.name(), t.name()));
+            }
+            // cel-go keeps the most general of the two: `dyn` once any
+            // element is.
+            acc = if t.is_dyn() { Ty::Dyn } else { join(&acc, t) };
+        }
+        acc
     }
 
     fn comprehension(&mut self, c: &ComprehensionExpr) -> Ty<'s> {
@@ -295,7 +313,7 @@ impl<'s> Checker<'s> {
             ("string", [_]) => String,
             ("bytes", [_]) => Bytes,
             ("bool", [_]) => Bool,
-            ("dyn", [x]) => (*x).clone(),
+            ("dyn", [_]) => Dyn,
             ("type", [_]) => Type,
             ("duration", [_]) => Duration,
             ("timestamp", [_]) => Timestamp,
@@ -436,14 +454,15 @@ fn is_numeric(t: &Ty<'_>) -> bool {
 }
 
 /// Whether values of the two types can be compared for equality (cel-go's
-/// `(A, A)` overload); `dyn` and `null` go with anything, objects with
-/// maps.
+/// `(A, A)` overload): `dyn` goes with anything, `null` with the nullable
+/// types; an object (a struct type) is not a map.
 fn compatible(a: &Ty<'_>, b: &Ty<'_>) -> bool {
     match (a, b) {
-        (Ty::Dyn, _) | (_, Ty::Dyn) | (Ty::Null, _) | (_, Ty::Null) => true,
+        (Ty::Dyn, _) | (_, Ty::Dyn) => true,
+        // cel-go's nullable types: objects (struct types) and opaque ones.
+        (Ty::Null, x) | (x, Ty::Null) => matches!(x, Ty::Null | Ty::Object(_) | Ty::Optional(_) | Ty::Opaque(_)),
         (Ty::List(x), Ty::List(y)) => compatible(x, y),
         (Ty::Map(k1, v1), Ty::Map(k2, v2)) => compatible(k1, k2) && compatible(v1, v2),
-        (Ty::Object(_) | Ty::Map(..), Ty::Object(_) | Ty::Map(..)) => true,
         (Ty::Optional(x), Ty::Optional(y)) => compatible(x, y),
         (Ty::Opaque(x), Ty::Opaque(y)) => x == y,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
@@ -528,13 +547,6 @@ fn join<'s>(a: &Ty<'s>, b: &Ty<'s>) -> Ty<'s> {
     }
 }
 
-/// The element type of a literal list or map.
-fn common<'s>(types: &[Ty<'s>]) -> Ty<'s> {
-    let mut iter = types.iter();
-    let Some(first) = iter.next() else { return Ty::Dyn };
-    iter.fold(first.clone(), |acc, t| if compatible(&acc, t) { join(&acc, t) } else { Ty::Dyn })
-}
-
 /// The CEL type of `self` at a node: its declaration, or `dyn` where the
 /// node is not exposed.
 pub(crate) fn self_type(node: Node<'_>) -> Option<Ty<'_>> {
@@ -561,6 +573,34 @@ mod tests {
         assert_eq!(errors(s.clone(), "self.b > 0"), ["undefined field 'b'"]);
         assert_eq!(errors(s.clone(), "foo == 1"), ["undeclared reference to 'foo' (in container '')"]);
         assert_eq!(errors(s, "self.a.x == 1"), ["type 'int' does not support field selection"]);
+    }
+
+    #[test]
+    fn null_goes_only_with_nullable_types() {
+        let s = json!({"type": "object", "properties": {
+            "s": {"type": "string", "nullable": true},
+            "l": {"type": "array", "items": {"type": "string"}},
+            "o": {"type": "object", "properties": {"a": {"type": "string"}}}}});
+        assert_eq!(
+            errors(s.clone(), "self.s != null"),
+            ["found no matching overload for '_!=_' applied to '(string, null)'"]
+        );
+        assert_eq!(
+            errors(s.clone(), "self.l == null"),
+            ["found no matching overload for '_==_' applied to '(list(string), null)'"]
+        );
+        assert!(errors(s.clone(), "self.o != null && dyn(self.s) != null").is_empty());
+        // An object is a struct type, not a map.
+        assert_eq!(errors(s, "self.o == {'a': 'x'}").len(), 1);
+    }
+
+    #[test]
+    fn literals_are_homogeneous() {
+        let s = json!({"type": "object", "properties": {"i": {"type": "integer"}, "x": {"x-kubernetes-int-or-string": true}}});
+        assert_eq!(errors(s.clone(), "[1, 'a'].size() == 2"), ["expected type 'int' but found 'string'"]);
+        assert_eq!(errors(s.clone(), "{'a': 1, 'b': 'x'}.size() == 2"), ["expected type 'int' but found 'string'"]);
+        assert_eq!(errors(s.clone(), "{'a': 1, 2: 1}.size() == 2"), ["expected type 'string' but found 'int'"]);
+        assert!(errors(s, "[self.i, 2, self.x, 'a'].size() == 4 && [[1], []].size() == 2").is_empty());
     }
 
     #[test]

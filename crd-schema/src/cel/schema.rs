@@ -234,7 +234,7 @@ impl Ty<'_> {
     pub fn name(&self) -> String {
         match self {
             Ty::Dyn => "dyn".to_owned(),
-            Ty::Null => "null_type".to_owned(),
+            Ty::Null => "null".to_owned(),
             Ty::Bool => "bool".to_owned(),
             Ty::Int => "int".to_owned(),
             Ty::Uint => "uint".to_owned(),
