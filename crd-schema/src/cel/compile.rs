@@ -189,6 +189,10 @@ fn compile_rule(node: Node<'_>, self_ty: Option<&Ty<'_>>, rule: &ValidationRule)
         out.error = Some("cel expression must evaluate to a bool".to_owned());
         return out;
     }
+    if let Some(error) = instantiation_error(&program) {
+        out.error = Some(format!("program instantiation failed: {error}"));
+        return out;
+    }
     out.uses_old_self = checked.uses_old_self;
     out.max_cost = estimate::expression_cost(&program, &checked.types, node);
     out.program = Some(program);
@@ -221,11 +225,88 @@ fn compile_rule(node: Node<'_>, self_ty: Option<&Ty<'_>>, rule: &ValidationRule)
 /// Parses and checks one expression; the error is the issue list.
 fn compile_expression<'s>(source: &str, self_ty: &Ty<'s>, optional: bool) -> Result<(IdedExpr, Checked<'s>), String> {
     let program = parse(source)?;
-    let checked = check::check(&program, self_ty, optional);
+    let mut checked = check::check(&program, self_ty, optional);
+    if checked.errors.is_empty() {
+        checked.errors = invalid_literals(&program);
+    }
     if checked.errors.is_empty() {
         return Ok((program, checked));
     }
     Err(checked.errors.iter().map(|e| format!("ERROR: <input>: {e}")).collect::<Vec<_>>().join("\n"))
+}
+
+/// cel-go's literal validators, which Kubernetes enables from 1.29
+/// (`ValidateDurationLiterals`, `ValidateTimestampLiterals`,
+/// `ValidateRegexLiterals`): a `duration` or `timestamp` conversion of a
+/// literal that fails, or a `matches` pattern literal Go's RE2 refuses, is
+/// a compile error, not one each time the rule runs.
+fn invalid_literals(expr: &IdedExpr) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (call, arg) in calls_on_literals(expr) {
+        let name = call.func_name.as_str();
+        let valid = match name {
+            "duration" | "timestamp" if call.target.is_none() => {
+                !matches!(super::functions::call(name, None, &[super::eval::literal(arg)]), Some(Err(_)))
+            }
+            "matches" => regex_literal_error(arg).is_none(),
+            _ => true,
+        };
+        if !valid {
+            errors.push(format!("invalid {name} argument"));
+        }
+    }
+    errors
+}
+
+/// The error of making a program of `expr`: the Kubernetes regex
+/// library compiles a literal pattern of `find` and `findAll` then
+/// (`cel.OptimizeRegex`), so a pattern Go's RE2 refuses fails there.
+fn instantiation_error(expr: &IdedExpr) -> Option<String> {
+    calls_on_literals(expr)
+        .into_iter()
+        .filter(|(call, _)| call.target.is_some() && matches!(call.func_name.as_str(), "find" | "findAll"))
+        .find_map(|(_, arg)| regex_literal_error(arg))
+}
+
+/// Go's error for a literal regular expression, if it is one Go refuses.
+fn regex_literal_error(arg: &kube_cel::cel::common::ast::LiteralValue) -> Option<String> {
+    match super::eval::literal(arg) {
+        super::value::Val::String(pattern) => crate::goregexp::check(&pattern).err().map(|e| e.to_string()),
+        _ => None,
+    }
+}
+
+/// Every call of `expr` whose first argument is a literal, with it.
+fn calls_on_literals(
+    expr: &IdedExpr,
+) -> Vec<(&kube_cel::cel::common::ast::CallExpr, &kube_cel::cel::common::ast::LiteralValue)> {
+    use kube_cel::cel::common::ast::{EntryExpr, Expr};
+    let mut out = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &e.expr {
+            Expr::Call(call) => {
+                if let Some(Expr::Literal(arg)) = call.args.first().map(|a| &a.expr) {
+                    out.push((call, arg));
+                }
+                stack.extend(call.target.as_deref().into_iter().chain(&call.args));
+            }
+            Expr::Select(sel) => stack.push(&sel.operand),
+            Expr::List(list) => stack.extend(&list.elements),
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(m) = &entry.expr {
+                        stack.extend([&m.key, &m.value]);
+                    }
+                }
+            }
+            Expr::Comprehension(c) => {
+                stack.extend([&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result])
+            }
+            Expr::Struct(_) | Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+        }
+    }
+    out
 }
 
 // `ValidFieldPath` on the structural schema: the validation package

@@ -478,7 +478,7 @@ fn is_constant(e: &IdedExpr) -> bool {
     }
 }
 
-fn literal<'a>(l: &LiteralValue) -> Val<'a> {
+pub(crate) fn literal<'a>(l: &LiteralValue) -> Val<'a> {
     match l {
         LiteralValue::Boolean(b) => Val::Bool(**b),
         LiteralValue::Bytes(b) => Val::Bytes(Rc::from(&b[..])),

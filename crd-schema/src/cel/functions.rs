@@ -196,6 +196,10 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
             .map(Val::Timestamp)
             .ok_or_else(|| Error::new(format!("cannot parse {} as a timestamp", crate::gofmt::quote(s)))),
         ("timestamp", [Val::Timestamp(t)]) => Ok(Val::Timestamp(*t)),
+        // Seconds since the epoch, within years 1 to 9999.
+        ("timestamp", [Val::Int(seconds)]) => {
+            timestamp(chrono::DateTime::from_timestamp(*seconds, 0).map(|t| t.fixed_offset()))
+        }
         _ => return None,
     })
 }

@@ -426,3 +426,26 @@ fn preserved_unknown_fields_count_in_equality() {
     let renamed = json!({"config": {"known": 1, "other": "a"}});
     assert_eq!(run(schema, renamed, Some(object(json!("a")))).len(), 1);
 }
+
+#[test]
+fn literals_are_checked_when_the_rule_compiles() {
+    let schema = |rule: &str| json!({"type": "object", "properties": {"s": {"type": "string"}}, "x-kubernetes-validations": [{"rule": rule}]});
+    let value = json!({"s": "abc"});
+    for (rule, error) in [
+        ("duration('1us') < duration('1nns')", "compilation failed: ERROR: <input>: invalid duration argument"),
+        ("duration('1d') == duration('24h')", "invalid duration argument"),
+        ("timestamp('1000-00-00T00:00:00Z') < timestamp(0)", "invalid timestamp argument"),
+        ("timestamp(-62135596801) < timestamp(0)", "invalid timestamp argument"),
+        ("self.s.matches('x++')", "invalid matches argument"),
+        ("self.s.find(')') == ''", "program instantiation failed: error parsing regexp: unexpected ): `)`"),
+    ] {
+        let errors = run(schema(rule), value.clone(), None);
+        assert!(errors.len() == 1 && errors[0].contains(error), "{rule}: {errors:?}");
+    }
+    for rule in [
+        "timestamp(-62135596800) < timestamp(253402300799) && duration('1h1m') > duration('61s')",
+        "self.s.matches('^a.c$') && self.s.find('b+') == 'b'",
+    ] {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+}
