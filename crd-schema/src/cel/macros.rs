@@ -1,7 +1,9 @@
 //! The two-variable comprehensions of cel-go's `ext.TwoVarComprehensions`
 //! (`ext/comprehensions.go`), in Kubernetes' base environment since 1.32:
 //! `all`, `exists` and `existsOne` (or `exists_one`) over an index or key
-//! and a value, `transformList`, `transformMap` and `transformMapEntry`.
+//! and a value, `transformList`, `transformMap` and `transformMapEntry`;
+//! and the optional library's `optMap` and `optFlatMap` (cel-go's
+//! `OptionalTypes`, in Kubernetes since 1.28).
 //!
 //! The parser's macro table is fixed, so these reach us as calls with three
 //! or four arguments; [`expand`] turns each into the comprehension cel-go's
@@ -11,7 +13,7 @@
 //! [`MAP_INSERT`], the function cel-go's library declares for them.
 
 use kube_cel::cel::common::ast::{
-    CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr,
+    CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr, StructExpr,
 };
 
 /// cel-go's `cel.@mapInsert`: a map with one more entry (or the entries of
@@ -71,6 +73,9 @@ fn expand_from(e: &mut IdedExpr, next: &mut u64) -> Result<(), String> {
         Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
     }
     let Expr::Call(call) = &e.expr else { return Ok(()) };
+    if call.target.is_some() && call.args.len() == 2 && matches!(call.func_name.as_str(), "optMap" | "optFlatMap") {
+        return expand_opt_map(e, next);
+    }
     let Some(kind) = Kind::of(call) else { return Ok(()) };
     let Expr::Call(CallExpr { target: Some(target), mut args, .. }) = std::mem::take(&mut e.expr) else {
         return Ok(());
@@ -151,6 +156,46 @@ fn expand_from(e: &mut IdedExpr, next: &mut u64) -> Result<(), String> {
     Ok(())
 }
 
+/// `o.optMap(v, e)`: `o.hasValue() ? optional.of(e with v = o.value()) :
+/// optional.none()`, the binding a comprehension over an empty list, as
+/// cel-go's macro builds it; `optFlatMap` leaves `e`'s optional as it is.
+fn expand_opt_map(e: &mut IdedExpr, next: &mut u64) -> Result<(), String> {
+    let Expr::Call(CallExpr { func_name, target: Some(target), mut args }) = std::mem::take(&mut e.expr) else {
+        return Ok(());
+    };
+    let Expr::Ident(var) = &args[0].expr else {
+        return Err(format!("{func_name}() variable name must be a simple identifier"));
+    };
+    let var = var.clone();
+    let Some(body) = args.pop() else { return Ok(()) };
+    let mut n = Nodes { next };
+    let mut copy = (*target).clone();
+    n.renumber(&mut copy);
+    let has_value =
+        n.node(Expr::Call(CallExpr { func_name: "hasValue".to_owned(), target: Some(target), args: Vec::new() }));
+    let value =
+        n.node(Expr::Call(CallExpr { func_name: "value".to_owned(), target: Some(Box::new(copy)), args: Vec::new() }));
+    let (range, cond, step) =
+        (n.node(Expr::List(ListExpr::new(Vec::new()))), n.bool(false), n.node(Expr::Ident(var.clone())));
+    let bound = n.node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: range,
+        iter_var: "#unused".to_owned(),
+        iter_var2: None,
+        accu_var: var,
+        accu_init: value,
+        loop_cond: cond,
+        loop_step: step,
+        result: body,
+    })));
+    let some = match func_name.as_str() {
+        "optMap" => n.optional("of", vec![bound]),
+        _ => bound,
+    };
+    let none = n.optional("none", Vec::new());
+    e.expr = Expr::Call(CallExpr { func_name: "_?_:_".to_owned(), target: None, args: vec![has_value, some, none] });
+    Ok(())
+}
+
 /// New nodes, numbered after the parsed ones.
 struct Nodes<'a> {
     next: &'a mut u64,
@@ -176,6 +221,45 @@ impl Nodes<'_> {
 
     fn int(&mut self, i: i64) -> IdedExpr {
         self.node(Expr::Literal(LiteralValue::Int(i.into())))
+    }
+
+    /// `optional.<name>(args)`, as the parser reads such a call.
+    fn optional(&mut self, name: &str, args: Vec<IdedExpr>) -> IdedExpr {
+        let namespace = Box::new(self.node(Expr::Ident("optional".to_owned())));
+        self.node(Expr::Call(CallExpr { func_name: name.to_owned(), target: Some(namespace), args }))
+    }
+
+    /// Gives every node of `e` a new id (cel-go's `Copy` of an expression).
+    fn renumber(&mut self, e: &mut IdedExpr) {
+        e.id = self.node(Expr::Unspecified).id;
+        match &mut e.expr {
+            Expr::Call(call) => {
+                if let Some(target) = &mut call.target {
+                    self.renumber(target);
+                }
+                call.args.iter_mut().for_each(|a| self.renumber(a));
+            }
+            Expr::Select(sel) => self.renumber(&mut sel.operand),
+            Expr::List(list) => list.elements.iter_mut().for_each(|el| self.renumber(el)),
+            Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
+                for entry in entries {
+                    entry.id = self.node(Expr::Unspecified).id;
+                    match &mut entry.expr {
+                        EntryExpr::MapEntry(m) => {
+                            self.renumber(&mut m.key);
+                            self.renumber(&mut m.value);
+                        }
+                        EntryExpr::StructField(f) => self.renumber(&mut f.value),
+                    }
+                }
+            }
+            Expr::Comprehension(c) => {
+                for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {
+                    self.renumber(part);
+                }
+            }
+            Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+        }
     }
 }
 
@@ -218,7 +302,7 @@ fn max_id(expr: &IdedExpr) -> u64 {
             Expr::Call(call) => stack.extend(call.target.as_deref().into_iter().chain(&call.args)),
             Expr::Select(sel) => stack.push(&sel.operand),
             Expr::List(list) => stack.extend(&list.elements),
-            Expr::Map(MapExpr { entries }) | Expr::Struct(kube_cel::cel::common::ast::StructExpr { entries, .. }) => {
+            Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
                 for entry in entries {
                     max = max.max(entry.id);
                     match &entry.expr {

@@ -449,3 +449,25 @@ fn literals_are_checked_when_the_rule_compiles() {
         assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
     }
 }
+
+#[test]
+fn opt_map_and_opt_flat_map() {
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {
+            "m": {"type": "object", "additionalProperties": {"type": "string"}},
+            "o": {"type": "object", "properties": {"s": {"type": "string"}}}},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    let value = json!({"m": {"k": "v"}, "o": {"s": "x"}});
+    for rule in [
+        "self.m[?'k'].optMap(v, v + '!').value() == 'v!'",
+        "!self.m[?'absent'].optMap(v, v + '!').hasValue()",
+        "self.?o.?s.optMap(s, s.size()).orValue(0) == 1",
+        "self.m[?'k'].optFlatMap(v, v == 'v' ? optional.of(1) : optional.none()).value() == 1",
+        "!self.m[?'k'].optFlatMap(v, optional.none()).hasValue()",
+    ] {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+    let errors = run(schema("self.m[?'k'].optMap(1, true).hasValue()"), value, None);
+    assert!(errors[0].contains("optMap() variable name must be a simple identifier"), "{errors:?}");
+}
