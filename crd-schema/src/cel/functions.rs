@@ -75,13 +75,7 @@ pub(crate) fn add<'a>(a: &Val<'a>, b: &Val<'a>) -> Result<Val<'a>> {
         (Val::Double(x), Val::Double(y)) => Val::Double(x + y),
         (Val::String(x), Val::String(y)) => Val::String(Rc::from(format!("{x}{y}"))),
         (Val::Bytes(x), Val::Bytes(y)) => Val::Bytes(Rc::from([&x[..], &y[..]].concat())),
-        (Val::List(x), Val::List(y)) => {
-            let mut items: Vec<Val<'a>> = Vec::with_capacity(x.len() + y.len());
-            for v in x.elements().into_iter().chain(y.elements()) {
-                items.push(v?);
-            }
-            Val::list(items)
-        }
+        (Val::List(x), Val::List(y)) => x.concat(y)?,
         (Val::Duration(x), Val::Duration(y)) => duration(x.checked_add(y))?,
         (Val::Timestamp(t), Val::Duration(d)) | (Val::Duration(d), Val::Timestamp(t)) => {
             timestamp(t.checked_add_signed(*d))?

@@ -471,3 +471,28 @@ fn opt_map_and_opt_flat_map() {
     let errors = run(schema("self.m[?'k'].optMap(1, true).hasValue()"), value, None);
     assert!(errors[0].contains("optMap() variable name must be a simple identifier"), "{errors:?}");
 }
+
+#[test]
+fn set_and_map_lists_concatenate_as_their_list_types() {
+    let set = json!({"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}});
+    let map = json!({"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"],
+        "items": {"type": "object", "required": ["k"], "properties": {"k": {"type": "string"}, "v": {"type": "integer"}}}});
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {"a": set, "b": set, "m": map, "n": map},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    let value = json!({"a": ["a", "b", "c"], "b": ["a", "c", "d"],
+        "m": [{"k": "x", "v": 1}, {"k": "y", "v": 2}], "n": [{"k": "y", "v": 3}, {"k": "z", "v": 4}]});
+    for rule in [
+        // A union, compared as a set.
+        "self.a + self.b == ['d', 'c', 'b', 'a'] && (self.a + self.b).size() == 4",
+        "self.a + ['c', 'e'] == ['a', 'b', 'c', 'e']",
+        // The right side's element replaces the one with the same key.
+        "(self.m + self.n).size() == 3 && (self.m + self.n)[1].v == 3 && (self.m + self.n)[2].k == 'z'",
+        "(self.n + self.m)[0].v == 2 && self.n + self.m != self.m + self.n && self.m + self.m == self.m",
+        // A list built by the rule concatenates.
+        "['a'] + self.a == ['a', 'a', 'b', 'c']",
+    ] {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+}

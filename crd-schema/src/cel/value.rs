@@ -50,12 +50,10 @@ pub(crate) enum ListKind<'a> {
 #[derive(Clone, Debug)]
 pub(crate) enum List<'a> {
     /// A JSON array; `node` is the schema of its items.
-    Json {
-        items: &'a [Json],
-        node: Node<'a>,
-        kind: ListKind<'a>,
-    },
-    Owned(Rc<Vec<Val<'a>>>),
+    Json { items: &'a [Json], node: Node<'a>, kind: ListKind<'a> },
+    /// Built by the rule: a literal, a result; `kind` is a `set` or `map`
+    /// list's when it is the concatenation of one with another list.
+    Owned { items: Rc<Vec<Val<'a>>>, kind: ListKind<'a> },
 }
 
 /// A CEL map.
@@ -105,7 +103,7 @@ impl<'a> Val<'a> {
     }
 
     pub fn list(items: Vec<Val<'a>>) -> Self {
-        Val::List(List::Owned(Rc::new(items)))
+        Val::List(List::Owned { items: Rc::new(items), kind: ListKind::Atomic })
     }
 
     /// The CEL type name of this value (`type(x)`).
@@ -163,7 +161,7 @@ impl<'a> List<'a> {
     pub fn len(&self) -> usize {
         match self {
             List::Json { items, .. } => items.len(),
-            List::Owned(items) => items.len(),
+            List::Owned { items, .. } => items.len(),
         }
     }
 
@@ -173,7 +171,7 @@ impl<'a> List<'a> {
         let Some(index) = index else { return Err(Error::new(format!("index out of bounds: {i}"))) };
         match self {
             List::Json { items, node, .. } => from_json(&items[index], *node),
-            List::Owned(items) => Ok(items[index].clone()),
+            List::Owned { items, .. } => Ok(items[index].clone()),
         }
     }
 
@@ -181,9 +179,84 @@ impl<'a> List<'a> {
     pub fn elements(&self) -> Vec<Result<Val<'a>>> {
         match self {
             List::Json { items, node, .. } => items.iter().map(|v| from_json(v, *node)).collect(),
-            List::Owned(items) => items.iter().cloned().map(Ok).collect(),
+            List::Owned { items, .. } => items.iter().cloned().map(Ok).collect(),
         }
     }
+
+    /// How the list compares and concatenates.
+    pub fn kind(&self) -> ListKind<'a> {
+        match self {
+            List::Json { kind, .. } | List::Owned { kind, .. } => *kind,
+        }
+    }
+
+    /// `_+_`: a `set` list takes the other list's elements it does not
+    /// hold yet; a `map` list's element is replaced by the other list's
+    /// element with the same keys, the rest appended (Kubernetes'
+    /// `unstructuredSetList` and `unstructuredMapList`). The result keeps
+    /// the list type; any other list concatenates.
+    pub fn concat(&self, other: &List<'a>) -> Result<Val<'a>> {
+        let mut items: Vec<Val<'a>> = Vec::with_capacity(self.len() + other.len());
+        for v in self.elements() {
+            items.push(v?);
+        }
+        let kind = self.kind();
+        for v in other.elements() {
+            let v = v?;
+            let same = match kind {
+                ListKind::Atomic => None,
+                ListKind::Set => {
+                    let mut found = None;
+                    for (i, item) in items.iter().enumerate() {
+                        if equals(item, &v)? {
+                            found = Some(i);
+                            break;
+                        }
+                    }
+                    match found {
+                        Some(_) => continue,
+                        None => None,
+                    }
+                }
+                ListKind::Map(keys) => {
+                    let key = map_key(&v, keys)?;
+                    let mut found = None;
+                    for (i, item) in items.iter().enumerate() {
+                        if keys_equal(&map_key(item, keys)?, &key)? {
+                            found = Some(i);
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            match same {
+                Some(i) => items[i] = v,
+                None => items.push(v),
+            }
+        }
+        Ok(Val::List(List::Owned { items: Rc::new(items), kind }))
+    }
+}
+
+/// The values of a map list element's key fields (`None` where absent).
+fn map_key<'a>(element: &Val<'a>, keys: &[String]) -> Result<Vec<Option<Val<'a>>>> {
+    let Val::Map(m) = element else { return Ok(vec![None; keys.len()]) };
+    keys.iter().map(|k| m.get(&Val::string(&super::escape::escape(k).unwrap_or_else(|| k.clone())))).collect()
+}
+
+fn keys_equal<'a>(a: &[Option<Val<'a>>], b: &[Option<Val<'a>>]) -> Result<bool> {
+    for (x, y) in a.iter().zip(b) {
+        let same = match (x, y) {
+            (None, None) => true,
+            (Some(x), Some(y)) => equals(x, y)?,
+            _ => false,
+        };
+        if !same {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl<'a> Map<'a> {
@@ -387,7 +460,7 @@ fn lists_equal<'a>(x: &List<'a>, y: &List<'a>) -> Result<bool> {
     }
     let ys = y.elements();
     match x {
-        List::Json { kind: ListKind::Set, .. } => {
+        List::Json { kind: ListKind::Set, .. } | List::Owned { kind: ListKind::Set, .. } => {
             for a in x.elements() {
                 let a = a?;
                 if !contains(&ys, &a)? {
@@ -397,6 +470,23 @@ fn lists_equal<'a>(x: &List<'a>, y: &List<'a>) -> Result<bool> {
             Ok(true)
         }
         List::Json { items, kind: ListKind::Map(keys), node } => map_lists_equal(items, keys, *node, &ys),
+        List::Owned { items, kind: ListKind::Map(keys) } => {
+            for y in &ys {
+                let y = y.as_ref().map_err(Clone::clone)?;
+                let key = map_key(y, keys)?;
+                let mut matched = false;
+                for x in items.iter() {
+                    if keys_equal(&map_key(x, keys)?, &key)? {
+                        matched = equals(x, y)?;
+                        break;
+                    }
+                }
+                if !matched {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
         _ => {
             for (a, b) in x.elements().into_iter().zip(ys) {
                 if !equals(&a?, &b?)? {
