@@ -143,6 +143,11 @@ impl<'s> Checker<'s> {
                 Some((_, child)) => schema::decl(child).unwrap_or(Ty::Dyn),
                 None => self.error(format!("undefined field '{name}'")),
             },
+            // Selecting on an optional is optional selection (cel-go).
+            Ty::Optional(inner) => {
+                let inner = (**inner).clone();
+                Ty::Optional(Box::new(self.field(&inner, name)))
+            }
             other => self.error(format!("type '{}' does not support field selection", other.name())),
         }
     }
@@ -533,6 +538,7 @@ fn index<'s>(container: &Ty<'s>, i: &Ty<'s>) -> Option<Ty<'s>> {
         Ty::Dyn => Some(Ty::Dyn),
         Ty::List(e) if matches!(i, Ty::Int | Ty::Uint | Ty::Dyn) => Some((**e).clone()),
         Ty::Map(k, v) if compatible(k, i) => Some((**v).clone()),
+        Ty::Optional(inner) => index(inner, i).map(|t| Ty::Optional(Box::new(t))),
         _ => None,
     }
 }

@@ -172,6 +172,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             Expr::Select(sel) => {
                 let operand = self.operand(&sel.operand, free_base)?;
                 self.charge(1)?;
+                // Selecting on an optional is optional selection (cel-go).
+                if let Val::Optional(_) = operand {
+                    return optional_select(&operand, &sel.field);
+                }
                 select(&operand, &sel.field)
             }
             Expr::Call(call) if call.func_name == "_?._" => {
@@ -191,7 +195,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     _ => self.eval(index)?,
                 };
                 self.charge(1)?;
-                if call.func_name == "_[?_]" {
+                if call.func_name == "_[?_]" || matches!(operand, Val::Optional(_)) {
                     return optional_index(&operand, &index);
                 }
                 index_value(&operand, &index)

@@ -496,3 +496,15 @@ fn set_and_map_lists_concatenate_as_their_list_types() {
         assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
     }
 }
+
+#[test]
+fn selections_and_indices_on_optionals_are_optional() {
+    let schema = json!({"type": "object", "properties": {"foo": {"type": "string"}, "l": {"type": "array", "items": {"type": "string"}}},
+        "x-kubernetes-validations": [{"rule": "self.foo == 'valid' || oldSelf.foo.orValue('') != 'valid'", "optionalOldSelf": true},
+            {"rule": "oldSelf.l[0].orValue('x') != 'frozen'", "optionalOldSelf": true}]});
+    let object = |foo: &str| json!({"foo": foo, "l": [foo]});
+    assert_eq!(run(schema.clone(), object("bad"), None), Vec::<String>::new());
+    assert_eq!(run(schema.clone(), object("bad"), Some(object("other"))), Vec::<String>::new());
+    assert_eq!(run(schema.clone(), object("bad"), Some(object("valid"))).len(), 1);
+    assert_eq!(run(schema, object("valid"), Some(object("frozen"))).len(), 1);
+}
