@@ -148,6 +148,22 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
         };
         return call_library(name, Some(&Val::Timestamp(t.with_timezone(&offset))), &[]);
     }
+    // The library writes durations and timestamps in `%s` as Rust debug
+    // output; cel-go writes them as their string conversions (`60s`,
+    // `2000-01-01T00:00:00Z`), which is what the library gets instead.
+    if name == "format"
+        && let [Val::List(list)] = args
+        && list.elements().iter().any(|v| matches!(v, Ok(Val::Duration(_) | Val::Timestamp(_))))
+    {
+        let mut items = Vec::with_capacity(list.len());
+        for v in list.elements() {
+            items.push(match v? {
+                v @ (Val::Duration(_) | Val::Timestamp(_)) => Val::String(super::functions::to_string(&v)?.into()),
+                v => v,
+            });
+        }
+        return call_library(name, target, &[Val::list(items)]);
+    }
     call_library(name, target, args)
 }
 

@@ -39,6 +39,7 @@ pub(crate) fn check<'s>(expr: &IdedExpr, self_ty: &Ty<'s>, optional_old_self: bo
         errors: Vec::new(),
         uses_old_self: false,
         types: HashMap::new(),
+        in_format: 0,
     };
     let ty = checker.expr(expr);
     Checked { ty, errors: checker.errors, uses_old_self: checker.uses_old_self, types: checker.types }
@@ -51,6 +52,9 @@ struct Checker<'s> {
     errors: Vec<String>,
     uses_old_self: bool,
     types: HashMap<u64, Ty<'s>>,
+    /// How many calls of `format` enclose the expression being checked:
+    /// the strings library exempts their literals from homogeneity.
+    in_format: usize,
 }
 
 /// The identifiers that name types.
@@ -154,12 +158,16 @@ impl<'s> Checker<'s> {
 
     /// The element (or key, or value) type of a literal list or map:
     /// Kubernetes enables cel-go's homogeneous aggregate literals, so
-    /// elements of different types are an error.
+    /// elements of different types are an error, except within a call of
+    /// `format`.
     fn common(&mut self, types: &[Ty<'s>]) -> Ty<'s> {
         let mut iter = types.iter();
         let Some(first) = iter.next() else { return Ty::Dyn };
         let mut acc = first.clone();
         for t in iter {
+            if !compatible(&acc, t) && self.in_format > 0 {
+                return Ty::Dyn;
+            }
             if !compatible(&acc, t) {
                 return self.error(format!("expected type '{}' but found '{}'", acc.name(), t.name()));
             }
@@ -212,6 +220,16 @@ impl<'s> Checker<'s> {
     }
 
     fn call(&mut self, call: &CallExpr) -> Ty<'s> {
+        if call.func_name == "format" {
+            self.in_format += 1;
+            let t = self.call_checked(call);
+            self.in_format -= 1;
+            return t;
+        }
+        self.call_checked(call)
+    }
+
+    fn call_checked(&mut self, call: &CallExpr) -> Ty<'s> {
         let name = call.func_name.as_str();
         if let Some(target) = &call.target
             && let Expr::Ident(prefix) = &target.expr

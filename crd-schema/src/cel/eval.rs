@@ -570,6 +570,8 @@ fn is_zero(v: &Val<'_>) -> bool {
         Val::Uint(u) => *u == 0,
         Val::Double(d) => *d == 0.0,
         Val::Duration(d) => d.is_zero(),
+        // Go's zero time.Time: the start of year 1, UTC.
+        Val::Timestamp(t) => t.timestamp() == -62_135_596_800 && t.timestamp_subsec_nanos() == 0,
         other => other.size() == Some(0),
     }
 }

@@ -508,3 +508,17 @@ fn selections_and_indices_on_optionals_are_optional() {
     assert_eq!(run(schema.clone(), object("bad"), Some(object("valid"))).len(), 1);
     assert_eq!(run(schema, object("valid"), Some(object("frozen"))).len(), 1);
 }
+
+#[test]
+fn format_writes_durations_and_timestamps_as_strings() {
+    let schema = |rule: &str| json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
+    for rule in [
+        "'%d %s %s %s'.format([1, 'abc', duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 60s 2000-01-01T00:00:00Z'",
+        "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')) == optional.none()",
+        "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:01Z')).hasValue()",
+    ] {
+        assert_eq!(run(schema(rule), json!({}), None), Vec::<String>::new(), "{rule}");
+    }
+    // Outside format, a mixed literal is still an error.
+    assert_eq!(run(schema("[1, 'abc'].size() == 2"), json!({}), None).len(), 1);
+}
