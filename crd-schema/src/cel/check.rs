@@ -444,6 +444,15 @@ fn library<'s>(name: &str, args: &[&Ty<'s>]) -> Option<Ty<'s>> {
         | "isGreaterThan"
         | "isLessThan"
         | "isSemver" => Bool,
+        // The lists library's overloads: sums of numbers and durations,
+        // extremes of ordered types.
+        "sum" | "min" | "max" => match args {
+            [List(e)] if e.is_dyn() => Dyn,
+            [List(e)] if matches!(**e, Int | Uint | Double | Duration) => (**e).clone(),
+            [List(e)] if name != "sum" && matches!(**e, Bool | String | Bytes | Timestamp) => (**e).clone(),
+            [Dyn] => Dyn,
+            _ => return None,
+        },
         "asApproximateFloat" => Double,
         "lists.range" => List(Box::new(Int)),
         "getQuery" => Map(Box::new(String), Box::new(List(Box::new(String)))),

@@ -29,7 +29,7 @@ use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, I
 use super::bridge;
 use super::functions;
 use super::macros;
-use super::value::{Error, Map, Result, Val, equals};
+use super::value::{Error, List, Map, Result, Val, equals};
 
 /// The variables a rule sees.
 #[derive(Clone, Debug)]
@@ -348,6 +348,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         if name == macros::MAP_INSERT {
             return map_insert(args);
         }
+        if name == "sum"
+            && let (Some(Val::List(list)), []) = (target, args)
+            && let Some(total) = duration_sum(list)
+        {
+            return total;
+        }
         if let Some(result) = functions::call(name, target, args) {
             return result;
         }
@@ -445,6 +451,32 @@ fn map_insert<'a>(args: &[Val<'a>]) -> Result<Val<'a>> {
         entries.push((key, value));
     }
     Ok(Val::Map(Map::Owned(Rc::new(entries))))
+}
+
+/// `sum()` of a list of durations (the lists library's
+/// `list_duration_sum`), which the library behind the bridge does not
+/// have; `None` for other lists. An empty list is a list of durations when
+/// its schema says so.
+fn duration_sum<'a>(list: &List<'a>) -> Option<Result<Val<'a>>> {
+    let durations = match list {
+        List::Json { node, .. } => matches!(super::schema::decl(*node), Some(super::schema::Ty::Duration)),
+        List::Owned { items, .. } => matches!(items.first(), Some(Val::Duration(_))),
+    };
+    if !durations {
+        return None;
+    }
+    let mut total = chrono::TimeDelta::zero();
+    for v in list.elements() {
+        match v {
+            Ok(Val::Duration(d)) => match total.checked_add(&d).filter(|t| t.num_nanoseconds().is_some()) {
+                Some(t) => total = t,
+                None => return Some(Err(Error::new("duration overflow"))),
+            },
+            Ok(_) => return Some(Err(Error::no_such_overload())),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(Val::Duration(total)))
 }
 
 /// Conversion functions, which cel-go folds when applied to a literal.

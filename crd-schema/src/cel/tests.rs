@@ -522,3 +522,26 @@ fn format_writes_durations_and_timestamps_as_strings() {
     // Outside format, a mixed literal is still an error.
     assert_eq!(run(schema("[1, 'abc'].size() == 2"), json!({}), None).len(), 1);
 }
+
+#[test]
+fn the_lists_library_sums_durations_and_orders_only_ordered_types() {
+    let schema = |rule: &str| {
+        json!({"type": "object", "properties": {
+            "d": {"type": "array", "items": {"type": "string", "format": "duration"}},
+            "e": {"type": "array", "items": {"type": "string", "format": "duration"}}},
+            "x-kubernetes-validations": [{"rule": rule}]})
+    };
+    let value = json!({"d": ["1s", "1m", "1h"], "e": []});
+    for rule in
+        ["self.d.sum() == duration('1h1m1s')", "self.e.sum() == duration('0')", "self.d.max() == duration('1h')"]
+    {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+    for (rule, error) in [
+        ("['a', 'b'].sum() == 'ab'", "found no matching overload for 'sum' applied to 'list(string).()'"),
+        ("[[1], [2]].min() == [1]", "found no matching overload for 'min' applied to 'list(list(int)).()'"),
+    ] {
+        let errors = run(schema(rule), value.clone(), None);
+        assert!(errors.len() == 1 && errors[0].contains(error), "{rule}: {errors:?}");
+    }
+}
