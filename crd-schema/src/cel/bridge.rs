@@ -164,6 +164,14 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
         }
         return call_library(name, target, &[Val::list(items)]);
     }
+    // Kubernetes' `format.named` gives an optional format; the library
+    // gives the format, or null for a name it does not know.
+    if name == "format.named" {
+        return call_library(name, target, args).map(|v| match v {
+            Val::Null => Val::Optional(None),
+            v => Val::Optional(Some(std::rc::Rc::new(v))),
+        });
+    }
     call_library(name, target, args)
 }
 

@@ -545,3 +545,14 @@ fn the_lists_library_sums_durations_and_orders_only_ordered_types() {
         assert!(errors.len() == 1 && errors[0].contains(error), "{rule}: {errors:?}");
     }
 }
+
+#[test]
+fn named_formats_are_optional() {
+    let schema = |rule: &str| json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
+    for rule in [
+        "format.named('dns1123Label').value().validate('my-name') == optional.none()",
+        "format.named('dns1123Label').hasValue() && !format.named('unknown').hasValue()",
+    ] {
+        assert_eq!(run(schema(rule), json!({}), None), Vec::<String>::new(), "{rule}");
+    }
+}
