@@ -4,7 +4,7 @@
 //! (`bool`) and of its `messageExpression` (`string`), whether the rule is
 //! a transition rule (uses `oldSelf`), and the normalized `fieldPath`.
 
-use kube_cel::cel::common::ast::IdedExpr;
+use kube_cel::cel::common::ast::{CallExpr, Expr, IdedExpr, LiteralValue};
 use kube_cel::cel::parser::{ParseError, ParseErrors, Parser};
 
 use super::check::{self, Checked};
@@ -114,7 +114,6 @@ fn parse_error_text(error: &ParseError, source: &str) -> String {
 
 /// The nesting depth of `expr`, without recursion.
 fn depth(expr: &IdedExpr) -> usize {
-    use kube_cel::cel::common::ast::{EntryExpr, Expr};
     let mut deepest = 0;
     let mut stack = vec![(expr, 1)];
     while let Some((e, d)) = stack.pop() {
@@ -122,34 +121,7 @@ fn depth(expr: &IdedExpr) -> usize {
         if deepest > MAX_DEPTH {
             break;
         }
-        match &e.expr {
-            Expr::Call(call) => {
-                stack.extend(call.target.iter().map(|t| (&**t, d + 1)).chain(call.args.iter().map(|a| (a, d + 1))))
-            }
-            Expr::Select(sel) => stack.push((&sel.operand, d + 1)),
-            Expr::List(list) => stack.extend(list.elements.iter().map(|el| (el, d + 1))),
-            Expr::Map(map) => {
-                for entry in &map.entries {
-                    if let EntryExpr::MapEntry(m) = &entry.expr {
-                        stack.push((&m.key, d + 1));
-                        stack.push((&m.value, d + 1));
-                    }
-                }
-            }
-            Expr::Struct(s) => {
-                for entry in &s.entries {
-                    if let EntryExpr::StructField(f) = &entry.expr {
-                        stack.push((&f.value, d + 1));
-                    }
-                }
-            }
-            Expr::Comprehension(c) => {
-                for part in [&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result] {
-                    stack.push((part, d + 1));
-                }
-            }
-            Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
-        }
+        stack.extend(super::ast::children(e).into_iter().map(|c| (c, d + 1)));
     }
     deepest
 }
@@ -269,7 +241,7 @@ fn instantiation_error(expr: &IdedExpr) -> Option<String> {
 }
 
 /// Go's error for a literal regular expression, if it is one Go refuses.
-fn regex_literal_error(arg: &kube_cel::cel::common::ast::LiteralValue) -> Option<String> {
+fn regex_literal_error(arg: &LiteralValue) -> Option<String> {
     match super::eval::literal(arg) {
         super::value::Val::String(pattern) => crate::goregexp::check(&pattern).err().map(|e| e.to_string()),
         _ => None,
@@ -277,36 +249,17 @@ fn regex_literal_error(arg: &kube_cel::cel::common::ast::LiteralValue) -> Option
 }
 
 /// Every call of `expr` whose first argument is a literal, with it.
-fn calls_on_literals(
-    expr: &IdedExpr,
-) -> Vec<(&kube_cel::cel::common::ast::CallExpr, &kube_cel::cel::common::ast::LiteralValue)> {
-    use kube_cel::cel::common::ast::{EntryExpr, Expr};
-    let mut out = Vec::new();
-    let mut stack = vec![expr];
-    while let Some(e) = stack.pop() {
-        match &e.expr {
-            Expr::Call(call) => {
-                if let Some(Expr::Literal(arg)) = call.args.first().map(|a| &a.expr) {
-                    out.push((call, arg));
-                }
-                stack.extend(call.target.as_deref().into_iter().chain(&call.args));
-            }
-            Expr::Select(sel) => stack.push(&sel.operand),
-            Expr::List(list) => stack.extend(&list.elements),
-            Expr::Map(map) => {
-                for entry in &map.entries {
-                    if let EntryExpr::MapEntry(m) = &entry.expr {
-                        stack.extend([&m.key, &m.value]);
-                    }
-                }
-            }
-            Expr::Comprehension(c) => {
-                stack.extend([&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result])
-            }
-            Expr::Struct(_) | Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
-        }
-    }
-    out
+fn calls_on_literals(expr: &IdedExpr) -> Vec<(&CallExpr, &LiteralValue)> {
+    super::ast::nodes(expr)
+        .into_iter()
+        .filter_map(|e| match &e.expr {
+            Expr::Call(call) => match call.args.first().map(|a| &a.expr) {
+                Some(Expr::Literal(arg)) => Some((call, arg)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 // `ValidFieldPath` on the structural schema: the validation package

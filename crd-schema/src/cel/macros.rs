@@ -13,7 +13,7 @@
 //! [`MAP_INSERT`], the function cel-go's library declares for them.
 
 use kube_cel::cel::common::ast::{
-    CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr, StructExpr,
+    CallExpr, ComprehensionExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr, StructExpr,
 };
 
 /// cel-go's `cel.@mapInsert`: a map with one more entry (or the entries of
@@ -32,45 +32,8 @@ pub(crate) fn expand(expr: &mut IdedExpr) -> Result<(), String> {
 }
 
 fn expand_from(e: &mut IdedExpr, next: &mut u64) -> Result<(), String> {
-    match &mut e.expr {
-        Expr::Call(call) => {
-            if let Some(target) = &mut call.target {
-                expand_from(target, next)?;
-            }
-            for arg in &mut call.args {
-                expand_from(arg, next)?;
-            }
-        }
-        Expr::Select(sel) => expand_from(&mut sel.operand, next)?,
-        Expr::List(list) => {
-            for el in &mut list.elements {
-                expand_from(el, next)?;
-            }
-        }
-        Expr::Map(MapExpr { entries }) => {
-            for entry in entries {
-                match &mut entry.expr {
-                    EntryExpr::MapEntry(m) => {
-                        expand_from(&mut m.key, next)?;
-                        expand_from(&mut m.value, next)?;
-                    }
-                    EntryExpr::StructField(f) => expand_from(&mut f.value, next)?,
-                }
-            }
-        }
-        Expr::Struct(s) => {
-            for entry in &mut s.entries {
-                if let EntryExpr::StructField(f) = &mut entry.expr {
-                    expand_from(&mut f.value, next)?;
-                }
-            }
-        }
-        Expr::Comprehension(c) => {
-            for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {
-                expand_from(part, next)?;
-            }
-        }
-        Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+    for child in super::ast::children_mut(e) {
+        expand_from(child, next)?;
     }
     let Expr::Call(call) = &e.expr else { return Ok(()) };
     if call.target.is_some() && call.args.len() == 2 && matches!(call.func_name.as_str(), "optMap" | "optFlatMap") {
@@ -232,33 +195,13 @@ impl Nodes<'_> {
     /// Gives every node of `e` a new id (cel-go's `Copy` of an expression).
     fn renumber(&mut self, e: &mut IdedExpr) {
         e.id = self.node(Expr::Unspecified).id;
-        match &mut e.expr {
-            Expr::Call(call) => {
-                if let Some(target) = &mut call.target {
-                    self.renumber(target);
-                }
-                call.args.iter_mut().for_each(|a| self.renumber(a));
+        if let Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) = &mut e.expr {
+            for entry in entries {
+                entry.id = self.node(Expr::Unspecified).id;
             }
-            Expr::Select(sel) => self.renumber(&mut sel.operand),
-            Expr::List(list) => list.elements.iter_mut().for_each(|el| self.renumber(el)),
-            Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
-                for entry in entries {
-                    entry.id = self.node(Expr::Unspecified).id;
-                    match &mut entry.expr {
-                        EntryExpr::MapEntry(m) => {
-                            self.renumber(&mut m.key);
-                            self.renumber(&mut m.value);
-                        }
-                        EntryExpr::StructField(f) => self.renumber(&mut f.value),
-                    }
-                }
-            }
-            Expr::Comprehension(c) => {
-                for part in [&mut c.iter_range, &mut c.accu_init, &mut c.loop_cond, &mut c.loop_step, &mut c.result] {
-                    self.renumber(part);
-                }
-            }
-            Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+        }
+        for child in super::ast::children_mut(e) {
+            self.renumber(child);
         }
     }
 }
@@ -294,28 +237,11 @@ impl Kind {
 /// The largest expression id in `expr`, so that new nodes get ids of their
 /// own (the checker and the estimator key what they learn by id).
 fn max_id(expr: &IdedExpr) -> u64 {
-    let mut max = 0;
-    let mut stack = vec![expr];
-    while let Some(e) = stack.pop() {
-        max = max.max(e.id);
-        match &e.expr {
-            Expr::Call(call) => stack.extend(call.target.as_deref().into_iter().chain(&call.args)),
-            Expr::Select(sel) => stack.push(&sel.operand),
-            Expr::List(list) => stack.extend(&list.elements),
-            Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
-                for entry in entries {
-                    max = max.max(entry.id);
-                    match &entry.expr {
-                        EntryExpr::MapEntry(m) => stack.extend([&m.key, &m.value]),
-                        EntryExpr::StructField(f) => stack.push(&f.value),
-                    }
-                }
-            }
-            Expr::Comprehension(c) => {
-                stack.extend([&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step, &c.result])
-            }
-            Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => {}
+    let entry_ids = |e: &IdedExpr| match &e.expr {
+        Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
+            entries.iter().map(|entry| entry.id).max().unwrap_or(0)
         }
-    }
-    max
+        _ => 0,
+    };
+    super::ast::nodes(expr).into_iter().map(|e| e.id.max(entry_ids(e))).max().unwrap_or(0)
 }

@@ -28,6 +28,7 @@
 //! cost limits bound every evaluation, and the parser's recursion limit
 //! bounds expression depth.
 
+mod ast;
 mod bridge;
 mod check;
 mod compile;
