@@ -17,7 +17,7 @@ use kube_cel::cel::common::ast::{CallExpr, Expr, IdedExpr};
 use kube_cel::cel::objects::{Key, Map as CelMap, OptionalValue};
 use kube_cel::cel::{Context, ExecutionError, Value};
 
-use super::value::{Error, Map, Result, Val};
+use super::value::{Error, List, Map, Result, Val};
 
 /// How deep values may nest when they are copied for a library call.
 const MAX_DEPTH: usize = 64;
@@ -164,6 +164,12 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
         }
         return call_library(name, target, &[Val::list(items)]);
     }
+    if name == "sum"
+        && let (Some(Val::List(list)), []) = (target, args)
+        && let Some(total) = duration_sum(list)
+    {
+        return total;
+    }
     // Kubernetes' `format.named` gives an optional format; the library
     // gives the format, or null for a name it does not know.
     if name == "format.named" {
@@ -173,6 +179,32 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
         });
     }
     call_library(name, target, args)
+}
+
+/// `sum()` of a list of durations (the lists library's
+/// `list_duration_sum`), which the library behind the bridge does not
+/// have; `None` for other lists. An empty list is a list of durations when
+/// its schema says so.
+fn duration_sum<'a>(list: &List<'a>) -> Option<Result<Val<'a>>> {
+    let durations = match list {
+        List::Json { node, .. } => matches!(super::schema::decl(*node), Some(super::schema::Ty::Duration)),
+        List::Owned { items, .. } => matches!(items.first(), Some(Val::Duration(_))),
+    };
+    if !durations {
+        return None;
+    }
+    let mut total = chrono::TimeDelta::zero();
+    for v in list.elements() {
+        match v {
+            Ok(Val::Duration(d)) => match total.checked_add(&d).filter(|t| t.num_nanoseconds().is_some()) {
+                Some(t) => total = t,
+                None => return Some(Err(Error::new("duration overflow"))),
+            },
+            Ok(_) => return Some(Err(Error::no_such_overload())),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(Val::Duration(total)))
 }
 
 /// [`call`], the library's function as it is.

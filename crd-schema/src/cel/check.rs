@@ -165,10 +165,10 @@ impl<'s> Checker<'s> {
         let Some(first) = iter.next() else { return Ty::Dyn };
         let mut acc = first.clone();
         for t in iter {
-            if !compatible(&acc, t) && self.in_format > 0 {
-                return Ty::Dyn;
-            }
             if !compatible(&acc, t) {
+                if self.in_format > 0 {
+                    return Ty::Dyn;
+                }
                 return self.error(format!("expected type '{}' but found '{}'", acc.name(), t.name()));
             }
             // cel-go keeps the most general of the two: `dyn` once any
@@ -352,14 +352,9 @@ impl<'s> Checker<'s> {
             ("orValue", [Optional(t), _]) => (**t).clone(),
             ("or", [Optional(t), _]) => Optional(t.clone()),
             ("hasValue" | "value" | "orValue" | "or", [x, ..]) if d(x) => Dyn,
-            (super::macros::MAP_INSERT, [Map(..) | Dyn, _, _] | [Map(..) | Dyn, Map(..) | Dyn]) => match all[0] {
-                Map(k, v) if !(k.is_dyn() && v.is_dyn()) => Map(k.clone(), v.clone()),
-                _ => match all.as_slice() {
-                    [_, k, v] => Map(Box::new((*k).clone()), Box::new((*v).clone())),
-                    [_, m] => (*m).clone(),
-                    _ => Dyn,
-                },
-            },
+            // The accumulator takes the type the inserted entry gives it.
+            (super::macros::MAP_INSERT, [Map(..) | Dyn, k, v]) => Map(Box::new((*k).clone()), Box::new((*v).clone())),
+            (super::macros::MAP_INSERT, [Map(..) | Dyn, m @ (Map(..) | Dyn)]) => (*m).clone(),
             _ => match library(name, &all) {
                 Some(t) => t,
                 None if is_known(name) => self.no_overload(name, target, args),

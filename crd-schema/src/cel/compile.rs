@@ -242,10 +242,8 @@ fn instantiation_error(expr: &IdedExpr) -> Option<String> {
 
 /// Go's error for a literal regular expression, if it is one Go refuses.
 fn regex_literal_error(arg: &LiteralValue) -> Option<String> {
-    match super::eval::literal(arg) {
-        super::value::Val::String(pattern) => crate::goregexp::check(&pattern).err().map(|e| e.to_string()),
-        _ => None,
-    }
+    let LiteralValue::String(pattern) = arg else { return None };
+    crate::goregexp::check(pattern).err().map(|e| e.to_string())
 }
 
 /// Every call of `expr` whose first argument is a literal, with it.

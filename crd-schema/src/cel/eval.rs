@@ -28,8 +28,7 @@ use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, I
 
 use super::bridge;
 use super::functions;
-use super::macros;
-use super::value::{Error, List, Map, Result, Val, equals};
+use super::value::{Error, Map, Result, Val, equals};
 
 /// The variables a rule sees.
 #[derive(Clone, Debug)]
@@ -345,15 +344,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(result) = optional_call(name, target, args) {
             return result;
         }
-        if name == macros::MAP_INSERT {
-            return map_insert(args);
-        }
-        if name == "sum"
-            && let (Some(Val::List(list)), []) = (target, args)
-            && let Some(total) = duration_sum(list)
-        {
-            return total;
-        }
         if let Some(result) = functions::call(name, target, args) {
             return result;
         }
@@ -419,64 +409,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.scopes.pop();
         result
     }
-}
-
-/// `cel.@mapInsert` of the two-variable comprehensions: `map` with the
-/// entry `key: value`, or with the entries of another map; a key already
-/// there is an error (cel-go's `types.InsertMapKeyValue`).
-fn map_insert<'a>(args: &[Val<'a>]) -> Result<Val<'a>> {
-    let (map, added) = match args {
-        [Val::Map(map), key, value] => (map, vec![(key.clone(), value.clone())]),
-        [Val::Map(map), Val::Map(update)] => {
-            let mut added = Vec::with_capacity(update.len());
-            for key in update.keys() {
-                let value = update.get(&key)?.ok_or_else(|| Error::new("no such key"))?;
-                added.push((key, value));
-            }
-            (map, added)
-        }
-        _ => return Err(Error::no_such_overload()),
-    };
-    let mut entries = Vec::with_capacity(map.len() + added.len());
-    for key in map.keys() {
-        let value = map.get(&key)?.ok_or_else(|| Error::new("no such key"))?;
-        entries.push((key, value));
-    }
-    for (key, value) in added {
-        for (k, _) in &entries {
-            if equals(k, &key)? {
-                return Err(Error::new(format!("insert failed: key {} already exists", display(&key))));
-            }
-        }
-        entries.push((key, value));
-    }
-    Ok(Val::Map(Map::Owned(Rc::new(entries))))
-}
-
-/// `sum()` of a list of durations (the lists library's
-/// `list_duration_sum`), which the library behind the bridge does not
-/// have; `None` for other lists. An empty list is a list of durations when
-/// its schema says so.
-fn duration_sum<'a>(list: &List<'a>) -> Option<Result<Val<'a>>> {
-    let durations = match list {
-        List::Json { node, .. } => matches!(super::schema::decl(*node), Some(super::schema::Ty::Duration)),
-        List::Owned { items, .. } => matches!(items.first(), Some(Val::Duration(_))),
-    };
-    if !durations {
-        return None;
-    }
-    let mut total = chrono::TimeDelta::zero();
-    for v in list.elements() {
-        match v {
-            Ok(Val::Duration(d)) => match total.checked_add(&d).filter(|t| t.num_nanoseconds().is_some()) {
-                Some(t) => total = t,
-                None => return Some(Err(Error::new("duration overflow"))),
-            },
-            Ok(_) => return Some(Err(Error::no_such_overload())),
-            Err(e) => return Some(Err(e)),
-        }
-    }
-    Some(Ok(Val::Duration(total)))
 }
 
 /// Conversion functions, which cel-go folds when applied to a literal.

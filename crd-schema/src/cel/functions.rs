@@ -13,7 +13,7 @@ use std::rc::Rc;
 use chrono::TimeDelta;
 
 use super::time;
-use super::value::{Error, Result, Val, equals};
+use super::value::{Error, Map, Result, Val, equals};
 
 /// cel-go's `common.StringTraversalCostFactor`.
 pub(crate) const STRING_TRAVERSAL_COST_FACTOR: f64 = 0.1;
@@ -111,6 +111,41 @@ fn timestamp<'a>(t: Option<chrono::DateTime<chrono::FixedOffset>>) -> Result<Val
     }
 }
 
+/// `cel.@mapInsert` of the two-variable comprehensions: `map` with the
+/// entry `key: value`, or with the entries of another map (`args`); a key already
+/// there is an error (cel-go's `types.InsertMapKeyValue`).
+fn map_insert<'a>(map: &Map<'a>, args: &[&Val<'a>]) -> Result<Val<'a>> {
+    let added = match args {
+        [Val::Map(update)] => {
+            let mut added = Vec::with_capacity(update.len());
+            for key in update.keys() {
+                let value = update.get(&key)?.ok_or_else(|| Error::new("no such key"))?;
+                added.push((key, value));
+            }
+            added
+        }
+        [key, value] => vec![((*key).clone(), (*value).clone())],
+        _ => return Err(Error::no_such_overload()),
+    };
+    let mut entries = Vec::with_capacity(map.len() + added.len());
+    for key in map.keys() {
+        let value = map.get(&key)?.ok_or_else(|| Error::new("no such key"))?;
+        entries.push((key, value));
+    }
+    for (key, value) in added {
+        for (k, _) in &entries {
+            if equals(k, &key)? {
+                return Err(Error::new(format!(
+                    "insert failed: key {} already exists",
+                    to_string(&key).unwrap_or_else(|_| key.type_name().to_string())
+                )));
+            }
+        }
+        entries.push((key, value));
+    }
+    Ok(Val::Map(Map::Owned(Rc::new(entries))))
+}
+
 /// `_*_`, `_/_`, `_%_`.
 pub(crate) fn arithmetic<'a>(op: &str, a: &Val<'a>, b: &Val<'a>) -> Result<Val<'a>> {
     Ok(match (op, a, b) {
@@ -190,6 +225,7 @@ pub(crate) fn call<'a>(name: &str, target: Option<&Val<'a>>, args: &[Val<'a>]) -
             .map(Val::Timestamp)
             .ok_or_else(|| Error::new(format!("cannot parse {} as a timestamp", crate::gofmt::quote(s)))),
         ("timestamp", [Val::Timestamp(t)]) => Ok(Val::Timestamp(*t)),
+        (super::macros::MAP_INSERT, [Val::Map(map), rest @ ..]) => map_insert(map, rest),
         // Seconds since the epoch, within years 1 to 9999.
         ("timestamp", [Val::Int(seconds)]) => {
             timestamp(chrono::DateTime::from_timestamp(*seconds, 0).map(|t| t.fixed_offset()))

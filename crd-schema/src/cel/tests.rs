@@ -11,6 +11,13 @@ fn structural(schema: Value) -> Structural {
     Structural::from_json(&schema).unwrap()
 }
 
+/// Asserts that each of `rules`, declared by `schema`, holds on `value`.
+fn assert_hold(schema: impl Fn(&str) -> Value, value: &Value, rules: &[&str]) {
+    for rule in rules {
+        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
+    }
+}
+
 fn run(schema: Value, value: Value, old: Option<Value>) -> Vec<String> {
     let validator = CelValidator::new(&structural(schema));
     let mut budget = RUNTIME_COST_BUDGET;
@@ -348,23 +355,25 @@ fn two_variable_comprehensions_are_those_of_kubernetes_1_32() {
             "x-kubernetes-validations": [{"rule": rule}]})
     };
     let value = json!({"m": {"a": 1, "b": 2}, "l": ["x", "y", "x"]});
-    for rule in [
-        "self.m.all(k, v, v > 0 && k.size() == 1)",
-        "self.l.all(i, v, i < 3 && v.size() == 1)",
-        "self.m.exists(k, v, k == 'b' && v == 2)",
-        "!self.l.exists(i, v, i == 1 && v == 'x')",
-        "self.m.existsOne(k, v, v == 1) && self.l.exists_one(i, v, v == 'y')",
-        "!self.l.existsOne(i, v, v == 'x')",
-        "self.l.transformList(i, v, v + string(i)) == ['x0', 'y1', 'x2']",
-        "self.l.transformList(i, v, i > 0, v) == ['y', 'x']",
-        "self.m.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}",
-        "self.m.transformMap(k, v, v > 1, k) == {'b': 'b'}",
-        "self.m.transformMapEntry(k, v, {v: k}) == {1: 'a', 2: 'b'}",
-        // Nested, and next to the one-variable forms.
-        "self.m.all(k, v, self.l.all(s, s.size() == 1) && self.l.exists(i, e, e == 'y' && i == 1))",
-    ] {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &[
+            "self.m.all(k, v, v > 0 && k.size() == 1)",
+            "self.l.all(i, v, i < 3 && v.size() == 1)",
+            "self.m.exists(k, v, k == 'b' && v == 2)",
+            "!self.l.exists(i, v, i == 1 && v == 'x')",
+            "self.m.existsOne(k, v, v == 1) && self.l.exists_one(i, v, v == 'y')",
+            "!self.l.existsOne(i, v, v == 'x')",
+            "self.l.transformList(i, v, v + string(i)) == ['x0', 'y1', 'x2']",
+            "self.l.transformList(i, v, i > 0, v) == ['y', 'x']",
+            "self.m.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}",
+            "self.m.transformMap(k, v, v > 1, k) == {'b': 'b'}",
+            "self.m.transformMapEntry(k, v, {v: k}) == {1: 'a', 2: 'b'}",
+            // Nested, and next to the one-variable forms.
+            "self.m.all(k, v, self.l.all(s, s.size() == 1) && self.l.exists(i, e, e == 'y' && i == 1))",
+        ],
+    );
     // A key the transform makes twice is an error at run time.
     let errors = run(schema("self.l.transformMapEntry(i, v, {v: i}).size() == 2"), value.clone(), None);
     assert!(errors[0].contains("insert failed: key x already exists"), "{errors:?}");
@@ -387,17 +396,19 @@ fn timestamp_getters_read_utc_unless_given_a_zone() {
             "x-kubernetes-validations": [{"rule": rule}]})
     };
     let value = json!({"t": "2011-08-18T19:03:37.010+01:00"});
-    for rule in [
-        "self.t.getHours() == 18",
-        "self.t.getHours('UTC') == 18",
-        "self.t.getHours('01:00') == 19",
-        "self.t.getHours('+01:00') == 19",
-        "self.t.getHours('-02:30') == 15 && self.t.getMinutes('-02:30') == 33",
-        "timestamp('2011-08-18T23:30:00-02:00').getDate() == 19",
-        "self.t.getDayOfMonth('-20:00') == 16",
-    ] {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &[
+            "self.t.getHours() == 18",
+            "self.t.getHours('UTC') == 18",
+            "self.t.getHours('01:00') == 19",
+            "self.t.getHours('+01:00') == 19",
+            "self.t.getHours('-02:30') == 15 && self.t.getMinutes('-02:30') == 33",
+            "timestamp('2011-08-18T23:30:00-02:00').getDate() == 19",
+            "self.t.getDayOfMonth('-20:00') == 16",
+        ],
+    );
 }
 
 #[test]
@@ -442,12 +453,14 @@ fn literals_are_checked_when_the_rule_compiles() {
         let errors = run(schema(rule), value.clone(), None);
         assert!(errors.len() == 1 && errors[0].contains(error), "{rule}: {errors:?}");
     }
-    for rule in [
-        "timestamp(-62135596800) < timestamp(253402300799) && duration('1h1m') > duration('61s')",
-        "self.s.matches('^a.c$') && self.s.find('b+') == 'b'",
-    ] {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &[
+            "timestamp(-62135596800) < timestamp(253402300799) && duration('1h1m') > duration('61s')",
+            "self.s.matches('^a.c$') && self.s.find('b+') == 'b'",
+        ],
+    );
 }
 
 #[test]
@@ -459,15 +472,17 @@ fn opt_map_and_opt_flat_map() {
             "x-kubernetes-validations": [{"rule": rule}]})
     };
     let value = json!({"m": {"k": "v"}, "o": {"s": "x"}});
-    for rule in [
-        "self.m[?'k'].optMap(v, v + '!').value() == 'v!'",
-        "!self.m[?'absent'].optMap(v, v + '!').hasValue()",
-        "self.?o.?s.optMap(s, s.size()).orValue(0) == 1",
-        "self.m[?'k'].optFlatMap(v, v == 'v' ? optional.of(1) : optional.none()).value() == 1",
-        "!self.m[?'k'].optFlatMap(v, optional.none()).hasValue()",
-    ] {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &[
+            "self.m[?'k'].optMap(v, v + '!').value() == 'v!'",
+            "!self.m[?'absent'].optMap(v, v + '!').hasValue()",
+            "self.?o.?s.optMap(s, s.size()).orValue(0) == 1",
+            "self.m[?'k'].optFlatMap(v, v == 'v' ? optional.of(1) : optional.none()).value() == 1",
+            "!self.m[?'k'].optFlatMap(v, optional.none()).hasValue()",
+        ],
+    );
     let errors = run(schema("self.m[?'k'].optMap(1, true).hasValue()"), value, None);
     assert!(errors[0].contains("optMap() variable name must be a simple identifier"), "{errors:?}");
 }
@@ -483,18 +498,20 @@ fn set_and_map_lists_concatenate_as_their_list_types() {
     };
     let value = json!({"a": ["a", "b", "c"], "b": ["a", "c", "d"],
         "m": [{"k": "x", "v": 1}, {"k": "y", "v": 2}], "n": [{"k": "y", "v": 3}, {"k": "z", "v": 4}]});
-    for rule in [
-        // A union, compared as a set.
-        "self.a + self.b == ['d', 'c', 'b', 'a'] && (self.a + self.b).size() == 4",
-        "self.a + ['c', 'e'] == ['a', 'b', 'c', 'e']",
-        // The right side's element replaces the one with the same key.
-        "(self.m + self.n).size() == 3 && (self.m + self.n)[1].v == 3 && (self.m + self.n)[2].k == 'z'",
-        "(self.n + self.m)[0].v == 2 && self.n + self.m != self.m + self.n && self.m + self.m == self.m",
-        // A list built by the rule concatenates.
-        "['a'] + self.a == ['a', 'a', 'b', 'c']",
-    ] {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &[
+            // A union, compared as a set.
+            "self.a + self.b == ['d', 'c', 'b', 'a'] && (self.a + self.b).size() == 4",
+            "self.a + ['c', 'e'] == ['a', 'b', 'c', 'e']",
+            // The right side's element replaces the one with the same key.
+            "(self.m + self.n).size() == 3 && (self.m + self.n)[1].v == 3 && (self.m + self.n)[2].k == 'z'",
+            "(self.n + self.m)[0].v == 2 && self.n + self.m != self.m + self.n && self.m + self.m == self.m",
+            // A list built by the rule concatenates.
+            "['a'] + self.a == ['a', 'a', 'b', 'c']",
+        ],
+    );
 }
 
 #[test]
@@ -512,13 +529,15 @@ fn selections_and_indices_on_optionals_are_optional() {
 #[test]
 fn format_writes_durations_and_timestamps_as_strings() {
     let schema = |rule: &str| json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
-    for rule in [
-        "'%d %s %s %s'.format([1, 'abc', duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 60s 2000-01-01T00:00:00Z'",
-        "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')) == optional.none()",
-        "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:01Z')).hasValue()",
-    ] {
-        assert_eq!(run(schema(rule), json!({}), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &json!({}),
+        &[
+            "'%d %s %s %s'.format([1, 'abc', duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 60s 2000-01-01T00:00:00Z'",
+            "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')) == optional.none()",
+            "optional.ofNonZeroValue(timestamp('0001-01-01T00:00:01Z')).hasValue()",
+        ],
+    );
     // Outside format, a mixed literal is still an error.
     assert_eq!(run(schema("[1, 'abc'].size() == 2"), json!({}), None).len(), 1);
 }
@@ -532,11 +551,11 @@ fn the_lists_library_sums_durations_and_orders_only_ordered_types() {
             "x-kubernetes-validations": [{"rule": rule}]})
     };
     let value = json!({"d": ["1s", "1m", "1h"], "e": []});
-    for rule in
-        ["self.d.sum() == duration('1h1m1s')", "self.e.sum() == duration('0')", "self.d.max() == duration('1h')"]
-    {
-        assert_eq!(run(schema(rule), value.clone(), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &value,
+        &["self.d.sum() == duration('1h1m1s')", "self.e.sum() == duration('0')", "self.d.max() == duration('1h')"],
+    );
     for (rule, error) in [
         ("['a', 'b'].sum() == 'ab'", "found no matching overload for 'sum' applied to 'list(string).()'"),
         ("[[1], [2]].min() == [1]", "found no matching overload for 'min' applied to 'list(list(int)).()'"),
@@ -549,10 +568,12 @@ fn the_lists_library_sums_durations_and_orders_only_ordered_types() {
 #[test]
 fn named_formats_are_optional() {
     let schema = |rule: &str| json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
-    for rule in [
-        "format.named('dns1123Label').value().validate('my-name') == optional.none()",
-        "format.named('dns1123Label').hasValue() && !format.named('unknown').hasValue()",
-    ] {
-        assert_eq!(run(schema(rule), json!({}), None), Vec::<String>::new(), "{rule}");
-    }
+    assert_hold(
+        schema,
+        &json!({}),
+        &[
+            "format.named('dns1123Label').value().validate('my-name') == optional.none()",
+            "format.named('dns1123Label').hasValue() && !format.named('unknown').hasValue()",
+        ],
+    );
 }

@@ -203,40 +203,37 @@ impl<'a> List<'a> {
         let kind = self.kind();
         for v in other.elements() {
             let v = v?;
-            let same = match kind {
-                ListKind::Atomic => None,
+            match kind {
+                ListKind::Atomic => items.push(v),
                 ListKind::Set => {
-                    let mut found = None;
-                    for (i, item) in items.iter().enumerate() {
-                        if equals(item, &v)? {
-                            found = Some(i);
-                            break;
-                        }
-                    }
-                    match found {
-                        Some(_) => continue,
-                        None => None,
+                    if position(&items, |item| equals(item, &v))?.is_none() {
+                        items.push(v);
                     }
                 }
-                ListKind::Map(keys) => {
-                    let key = map_key(&v, keys)?;
-                    let mut found = None;
-                    for (i, item) in items.iter().enumerate() {
-                        if keys_equal(&map_key(item, keys)?, &key)? {
-                            found = Some(i);
-                            break;
-                        }
-                    }
-                    found
-                }
-            };
-            match same {
-                Some(i) => items[i] = v,
-                None => items.push(v),
+                ListKind::Map(keys) => match position_by_key(&items, keys, &v)? {
+                    Some(i) => items[i] = v,
+                    None => items.push(v),
+                },
             }
         }
         Ok(Val::List(List::Owned { items: Rc::new(items), kind }))
     }
+}
+
+/// The index of the first of `items` that `matches`.
+fn position<'a>(items: &[Val<'a>], mut matches: impl FnMut(&Val<'a>) -> Result<bool>) -> Result<Option<usize>> {
+    for (i, item) in items.iter().enumerate() {
+        if matches(item)? {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// The index of the element of a map list's `items` with `element`'s keys.
+fn position_by_key<'a>(items: &[Val<'a>], keys: &[String], element: &Val<'a>) -> Result<Option<usize>> {
+    let key = map_key(element, keys)?;
+    position(items, |item| keys_equal(&map_key(item, keys)?, &key))
 }
 
 /// The values of a map list element's key fields (`None` where absent).
@@ -473,16 +470,9 @@ fn lists_equal<'a>(x: &List<'a>, y: &List<'a>) -> Result<bool> {
         List::Owned { items, kind: ListKind::Map(keys) } => {
             for y in &ys {
                 let y = y.as_ref().map_err(Clone::clone)?;
-                let key = map_key(y, keys)?;
-                let mut matched = false;
-                for x in items.iter() {
-                    if keys_equal(&map_key(x, keys)?, &key)? {
-                        matched = equals(x, y)?;
-                        break;
-                    }
-                }
-                if !matched {
-                    return Ok(false);
+                match position_by_key(items, keys, y)? {
+                    Some(i) if equals(&items[i], y)? => {}
+                    _ => return Ok(false),
                 }
             }
             Ok(true)
