@@ -1,10 +1,43 @@
 //! Walking parsed expressions (`cel::common::ast`): the sub-expressions of
 //! a node, for the passes that look at every node alike (nesting depth,
-//! macro expansion, literal validation). The checker, the estimator and
-//! the interpreter treat each kind of node in its own way and do not use
-//! these.
+//! macro expansion, literal validation), and the type identifiers. The
+//! checker, the estimator and the interpreter treat each kind of node in
+//! its own way and do not walk with these.
 
 use kube_cel::cel::common::ast::{EntryExpr, Expr, IdedExpr, MapExpr, StructExpr};
+
+/// The identifiers cel-go's standard environment declares as types: a
+/// rule may compare `type(x)` with them. The last two are qualified names,
+/// which the parser reads as selections.
+pub(crate) const TYPE_NAMES: [&str; 12] = [
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "list",
+    "map",
+    "null_type",
+    "type",
+    "google.protobuf.Duration",
+    "google.protobuf.Timestamp",
+];
+
+/// The type `e` names: an identifier of [`TYPE_NAMES`], or selections
+/// spelling a qualified one, whose first name is not a variable (cel-go
+/// resolves variables before type names).
+pub(crate) fn type_ident(e: &IdedExpr, is_variable: impl Fn(&str) -> bool) -> Option<&'static str> {
+    fn dotted(e: &IdedExpr, is_variable: &dyn Fn(&str) -> bool) -> Option<String> {
+        match &e.expr {
+            Expr::Ident(name) if !is_variable(name) => Some(name.clone()),
+            Expr::Select(sel) if !sel.test => Some(format!("{}.{}", dotted(&sel.operand, is_variable)?, sel.field)),
+            _ => None,
+        }
+    }
+    let name = dotted(e, &is_variable)?;
+    TYPE_NAMES.into_iter().find(|t| *t == name)
+}
 
 /// The direct sub-expressions of `e`, in source order.
 pub(crate) fn children(e: &IdedExpr) -> Vec<&IdedExpr> {

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SelectExpr};
 
-use super::bridge;
 use super::schema::{self, Node, Ty};
+use super::{ast, bridge};
 
 /// The outcome of checking one expression.
 #[derive(Debug)]
@@ -57,9 +57,6 @@ struct Checker<'s> {
     in_format: usize,
 }
 
-/// The identifiers that name types.
-const TYPE_NAMES: [&str; 10] = ["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"];
-
 impl<'s> Checker<'s> {
     fn error(&mut self, message: String) -> Ty<'s> {
         if !self.errors.contains(&message) {
@@ -78,6 +75,7 @@ impl<'s> Checker<'s> {
         match &e.expr {
             Expr::Literal(l) => literal(l),
             Expr::Ident(name) => self.ident(name),
+            Expr::Select(_) if ast::type_ident(e, |n| self.is_variable(n)).is_some() => Ty::Type,
             Expr::Select(sel) => self.select(sel),
             Expr::Call(call) => self.call(call),
             Expr::List(list) => {
@@ -123,7 +121,7 @@ impl<'s> Checker<'s> {
                 self.uses_old_self = true;
                 self.old_self.clone()
             }
-            _ if TYPE_NAMES.contains(&name) => Ty::Type,
+            _ if ast::TYPE_NAMES.contains(&name) => Ty::Type,
             _ => self.error(format!("undeclared reference to '{name}' (in container '')")),
         }
     }
@@ -330,12 +328,16 @@ impl<'s> Checker<'s> {
             {
                 Bool
             }
-            ("int", [_]) => Int,
-            ("uint", [_]) => Uint,
-            ("double", [_]) => Double,
-            ("string", [_]) => String,
-            ("bytes", [_]) => Bytes,
-            ("bool", [_]) => Bool,
+            // The conversions' overloads; Kubernetes' IP and CIDR types
+            // convert to strings too.
+            ("int", [Int | Uint | Double | String | Timestamp | Duration | Dyn]) => Int,
+            ("uint", [Int | Uint | Double | String | Dyn]) => Uint,
+            ("double", [Int | Uint | Double | String | Dyn]) => Double,
+            ("string", [String | Bool | Bytes | Int | Uint | Double | Timestamp | Duration | Opaque(_) | Dyn]) => {
+                String
+            }
+            ("bytes", [Bytes | String | Dyn]) => Bytes,
+            ("bool", [Bool | String | Dyn]) => Bool,
             ("dyn", [_]) => Dyn,
             ("type", [_]) => Type,
             ("duration", [_]) => Duration,
@@ -349,8 +351,11 @@ impl<'s> Checker<'s> {
             ("optional.none", []) => Optional(Box::new(Dyn)),
             ("hasValue", [Optional(_)]) => Bool,
             ("value", [Optional(t)]) => (**t).clone(),
-            ("orValue", [Optional(t), _]) => (**t).clone(),
-            ("or", [Optional(t), _]) => Optional(t.clone()),
+            // `optional(V).orValue(V)`, `optional(V).or(optional(V))`.
+            ("orValue", [Optional(t), v]) if compatible(t, v) => (**t).clone(),
+            ("or", [Optional(t), u @ (Optional(_) | Dyn)]) if compatible(&Optional(t.clone()), u) => {
+                Optional(t.clone())
+            }
             ("hasValue" | "value" | "orValue" | "or", [x, ..]) if d(x) => Dyn,
             // The accumulator takes the type the inserted entry gives it.
             (super::macros::MAP_INSERT, [Map(..) | Dyn, k, v]) => Map(Box::new((*k).clone()), Box::new((*v).clone())),
@@ -448,6 +453,8 @@ fn library<'s>(name: &str, args: &[&Ty<'s>]) -> Option<Ty<'s>> {
             [Dyn] => Dyn,
             _ => return None,
         },
+        // `string(ip)` and `string(cidr)`: the conversions above have them.
+        "string" => return None,
         "asApproximateFloat" => Double,
         "lists.range" => List(Box::new(Int)),
         "getQuery" => Map(Box::new(String), Box::new(List(Box::new(String)))),
@@ -646,6 +653,39 @@ mod tests {
         assert_eq!(errors(s.clone(), "self.noSuch()"), ["undeclared reference to 'noSuch' (in container '')"]);
         assert!(errors(json!({"x-kubernetes-int-or-string": true}), "self == 1 || self == 'a'").is_empty());
         assert!(errors(s, "1 == 1.0").len() == 1);
+    }
+
+    #[test]
+    fn conversions_and_optionals_have_their_overloads() {
+        let s = json!({"type": "object", "properties": {"i": {"type": "integer"}, "l": {"type": "array", "items": {"type": "string"}}}});
+        assert!(
+            errors(s.clone(), "string(self.i) == '1' && int('1') == 1 && string(duration('1s')) != '' && bool('true')")
+                .is_empty()
+        );
+        assert_eq!(
+            errors(s.clone(), "string(type(self.i)) == 'int'"),
+            ["found no matching overload for 'string' applied to '(type)'"]
+        );
+        assert_eq!(
+            errors(s.clone(), "int(self.l) == 1"),
+            ["found no matching overload for 'int' applied to '(list(string))'"]
+        );
+        assert!(errors(s.clone(), "optional.of(self.i).orValue(0) == 1 && optional.none().orValue(1) == 1").is_empty());
+        assert_eq!(
+            errors(s.clone(), "optional.of(self.i).orValue('') == 1"),
+            ["found no matching overload for 'orValue' applied to 'optional_type(int).(string)'"]
+        );
+        assert_eq!(errors(s, "optional.of(self.i).or(optional.of('a')).hasValue()").len(), 1);
+    }
+
+    #[test]
+    fn qualified_type_names() {
+        let s = json!({"type": "string", "format": "duration"});
+        assert!(errors(s.clone(), "type(self) == google.protobuf.Duration && type(1) == int").is_empty());
+        assert_eq!(
+            errors(s, "type(self) == google.protobuf.Any"),
+            ["undeclared reference to 'google' (in container '')"]
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SelectExpr};
 
+use super::ast;
 use super::library_cost::LibraryCost;
 use super::schema::{Node, Ty};
 
@@ -228,6 +229,11 @@ impl<'s> Coster<'_, 's> {
     // Kubernetes does not charge for the presence test of `has()`; a
     // selection costs 1 on a map or an object.
     fn cost_select(&mut self, e: &IdedExpr, sel: &SelectExpr) -> Estimate {
+        // A qualified type name is one identifier once checked.
+        if let Some(name) = ast::type_ident(e, |n| self.is_variable(n)) {
+            self.paths.insert(e.id, vec![name.to_owned()]);
+            return Estimate::fixed(1);
+        }
         let operand = self.cost(&sel.operand);
         if sel.test {
             return operand;
@@ -685,6 +691,16 @@ mod tests {
         assert!(estimate(unbounded.clone(), "string(self[0]) + string(self[1]) + string(self[2])") > 100_000);
         let eight = "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]";
         assert!(estimate(unbounded, eight) > 10_000_000);
+    }
+
+    #[test]
+    fn type_names_are_sized_like_identifiers() {
+        // Kubernetes sizes any identifier by the schema's root, a type name
+        // included; a qualified one is one identifier once checked.
+        let s = json!({"type": "object", "properties": {"d": {"type": "string", "format": "duration"}, "i": {"type": "integer"}}});
+        let int = estimate(s.clone(), "type(self.i) == int");
+        assert_eq!(estimate(s.clone(), "type(self.d) == google.protobuf.Duration"), int);
+        assert!(int < 100, "{int}");
     }
 
     #[test]

@@ -26,9 +26,9 @@ use std::rc::Rc;
 
 use kube_cel::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SelectExpr};
 
-use super::bridge;
 use super::functions;
 use super::value::{Error, Map, Result, Val, equals};
+use super::{ast, bridge};
 
 /// The variables a rule sees.
 #[derive(Clone, Debug)]
@@ -59,9 +59,6 @@ pub(crate) fn evaluate<'a>(expr: &IdedExpr, activation: &Activation<'a>, limit: 
     let result = interp.eval(expr);
     Outcome { result, cost: interp.cost }
 }
-
-/// The CEL type names that evaluate to type values (at no cost).
-const TYPE_NAMES: [&str; 10] = ["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"];
 
 struct Interp<'a, 'e> {
     cost: u64,
@@ -151,7 +148,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 OldSelf::Optional(None) => Ok(Val::Optional(None)),
                 OldSelf::Optional(Some(v)) => v.clone().map(|v| Val::Optional(Some(Rc::new(v)))),
             },
-            _ if TYPE_NAMES.contains(&name) => return Ok(Val::Type(Rc::from(name))),
+            // Type names evaluate to type values at no cost.
+            _ if ast::TYPE_NAMES.contains(&name) => return Ok(Val::Type(Rc::from(name))),
             _ => Err(Error::new(format!("no such attribute: {name}"))),
         };
         self.charge(cost)?;
@@ -168,6 +166,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn attribute(&mut self, e: &'e IdedExpr, free_base: bool) -> Result<Val<'a>> {
         match &e.expr {
             Expr::Ident(name) => self.ident(name, free_base),
+            Expr::Select(_) if let Some(name) = ast::type_ident(e, |n| self.is_variable(n)) => {
+                Ok(Val::Type(Rc::from(name)))
+            }
             Expr::Select(sel) => {
                 let operand = self.operand(&sel.operand, free_base)?;
                 self.charge(1)?;
@@ -417,7 +418,7 @@ const CONVERSIONS: [&str; 9] = ["int", "uint", "double", "string", "bytes", "boo
 /// Whether `e` is an attribute: a variable, or a selection or index of one.
 fn is_attribute(e: &IdedExpr) -> bool {
     match &e.expr {
-        Expr::Ident(name) => !TYPE_NAMES.contains(&name.as_str()),
+        Expr::Ident(name) => !ast::TYPE_NAMES.contains(&name.as_str()),
         Expr::Select(sel) => !sel.test,
         Expr::Call(call) => {
             call.target.is_none()

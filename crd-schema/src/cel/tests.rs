@@ -109,6 +109,8 @@ fn costs_of_formats_and_conversions_match_kubernetes() {
             ("string(self.val11) == self.val10", 8),
             ("timestamp(self.val12) == self.date", 6),
             ("string(self.date) == self.val12", 7),
+            ("type(self.d) == google.protobuf.Duration", 4),
+            ("type(self.val11) == google.protobuf.Timestamp && type(self.d) != google.protobuf.Timestamp", 8),
         ],
     );
 }
