@@ -71,13 +71,14 @@ fn best_of_three(program: &Path, args: &[&OsStr]) -> Result<u64> {
     Ok(best)
 }
 
-/// The smallest and the largest corpus CRD files, by bytes.
-fn smallest_and_largest_crd() -> Result<(PathBuf, PathBuf)> {
-    let files = yaml_files(&workspace_root().join("../shared/corpus/crds"));
-    let size = |f: &PathBuf| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
-    let smallest = files.iter().min_by_key(|f| size(f)).context("no CRD files in ../shared/corpus/crds")?;
-    let largest = files.iter().max_by_key(|f| size(f)).context("no CRD files in ../shared/corpus/crds")?;
-    Ok((smallest.clone(), largest.clone()))
+/// The smallest and the largest CRD files under `corpus`, by bytes.
+fn smallest_and_largest_crd(corpus: &Path) -> Result<(PathBuf, PathBuf)> {
+    let mut by_size: Vec<(u64, PathBuf)> =
+        yaml_files(corpus).into_iter().map(|f| (std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0), f)).collect();
+    by_size.sort();
+    let smallest = by_size.first().with_context(|| format!("no CRD files in {}", corpus.display()))?.1.clone();
+    let largest = by_size.pop().map(|(_, f)| f).unwrap_or_else(|| smallest.clone());
+    Ok((smallest, largest))
 }
 
 /// The size of `file`'s documents written as compact JSON, summed: the
@@ -101,7 +102,7 @@ fn json_bytes(file: &Path, text: &str) -> Result<usize> {
 /// part of the figure the target divides.
 pub fn cli_peaks(report: &mut String, crd: &Path) -> Result<Target> {
     let corpus = workspace_root().join("../shared/corpus/crds");
-    let (smallest, file) = smallest_and_largest_crd()?;
+    let (smallest, file) = smallest_and_largest_crd(&corpus)?;
     let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
     let json = json_bytes(&file, &text)?;
     let name = file.strip_prefix(&corpus).unwrap_or(&file).display();

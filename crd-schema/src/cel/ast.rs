@@ -26,17 +26,19 @@ pub(crate) const TYPE_NAMES: [&str; 12] = [
 
 /// The type `e` names: an identifier of [`TYPE_NAMES`], or selections
 /// spelling a qualified one, whose first name is not a variable (cel-go
-/// resolves variables before type names).
+/// resolves variables before type names). The interpreter asks this of
+/// every selection, so it compares in place rather than build the name.
 pub(crate) fn type_ident(e: &IdedExpr, is_variable: impl Fn(&str) -> bool) -> Option<&'static str> {
-    fn dotted(e: &IdedExpr, is_variable: &dyn Fn(&str) -> bool) -> Option<String> {
-        match &e.expr {
-            Expr::Ident(name) if !is_variable(name) => Some(name.clone()),
-            Expr::Select(sel) if !sel.test => Some(format!("{}.{}", dotted(&sel.operand, is_variable)?, sel.field)),
-            _ => None,
+    fn spells(e: &IdedExpr, name: &str, is_variable: &dyn Fn(&str) -> bool) -> bool {
+        match (&e.expr, name.rsplit_once('.')) {
+            (Expr::Select(sel), Some((qualifier, last))) => {
+                !sel.test && sel.field == last && spells(&sel.operand, qualifier, is_variable)
+            }
+            (Expr::Ident(ident), None) => ident == name && !is_variable(ident),
+            _ => false,
         }
     }
-    let name = dotted(e, &is_variable)?;
-    TYPE_NAMES.into_iter().find(|t| *t == name)
+    TYPE_NAMES.into_iter().find(|name| spells(e, name, &is_variable))
 }
 
 /// The direct sub-expressions of `e`, in source order.

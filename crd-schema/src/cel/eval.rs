@@ -117,7 +117,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     };
                     for (k, _) in &entries {
                         if equals(k, &key)? {
-                            return Err(Error::new(format!("Failed with repeated key: {}", display(&key))));
+                            return Err(Error::new(format!("Failed with repeated key: {}", functions::display(&key))));
                         }
                     }
                     entries.push((key, value));
@@ -460,10 +460,6 @@ pub(crate) fn literal<'a>(l: &LiteralValue) -> Val<'a> {
 }
 
 /// A value as cel-go prints it inside error texts (`%v`).
-fn display(v: &Val<'_>) -> String {
-    functions::to_string(v).unwrap_or_else(|_| v.type_name().to_string())
-}
-
 fn select<'a>(operand: &Val<'a>, field: &str) -> Result<Val<'a>> {
     match operand {
         Val::Map(m) => m.get(&Val::string(field))?.ok_or_else(|| Error::new(format!("no such key: {field}"))),
@@ -477,7 +473,9 @@ fn index_value<'a>(operand: &Val<'a>, index: &Val<'a>) -> Result<Val<'a>> {
         (Val::List(l), Val::Uint(u)) => l.get(i64::try_from(*u).unwrap_or(i64::MAX)),
         (Val::List(l), Val::Double(d)) if d.fract() == 0.0 => l.get(*d as i64),
         (Val::List(_), other) => Err(Error::new(format!("unsupported index type '{}' in list", other.type_name()))),
-        (Val::Map(m), key) => m.get(key)?.ok_or_else(|| Error::new(format!("no such key: {}", display(key)))),
+        (Val::Map(m), key) => {
+            m.get(key)?.ok_or_else(|| Error::new(format!("no such key: {}", functions::display(key))))
+        }
         _ => Err(Error::no_such_overload()),
     }
 }

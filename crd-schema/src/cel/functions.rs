@@ -135,10 +135,7 @@ fn map_insert<'a>(map: &Map<'a>, args: &[&Val<'a>]) -> Result<Val<'a>> {
     for (key, value) in added {
         for (k, _) in &entries {
             if equals(k, &key)? {
-                return Err(Error::new(format!(
-                    "insert failed: key {} already exists",
-                    to_string(&key).unwrap_or_else(|_| key.type_name().to_string())
-                )));
+                return Err(Error::new(format!("insert failed: key {} already exists", display(&key))));
             }
         }
         entries.push((key, value));
@@ -305,6 +302,11 @@ fn parse_float(s: &str) -> Result<f64> {
         return Err(range_error("ParseFloat", s));
     }
     Ok(value)
+}
+
+/// A value as error texts show it: its `string()` form, or its type's name.
+pub(crate) fn display(v: &Val<'_>) -> String {
+    to_string(v).unwrap_or_else(|_| v.type_name().to_string())
 }
 
 /// `string(v)`.
