@@ -459,7 +459,7 @@ pub(crate) fn literal<'a>(l: &LiteralValue) -> Val<'a> {
     }
 }
 
-/// A value as cel-go prints it inside error texts (`%v`).
+/// `operand.field`: a map's entry under the key `field`.
 fn select<'a>(operand: &Val<'a>, field: &str) -> Result<Val<'a>> {
     match operand {
         Val::Map(m) => m.get(&Val::string(field))?.ok_or_else(|| Error::new(format!("no such key: {field}"))),

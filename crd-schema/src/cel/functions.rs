@@ -304,7 +304,8 @@ fn parse_float(s: &str) -> Result<f64> {
     Ok(value)
 }
 
-/// A value as error texts show it: its `string()` form, or its type's name.
+/// A value as cel-go prints it inside error texts (`%v`): its `string()`
+/// form, or its type's name.
 pub(crate) fn display(v: &Val<'_>) -> String {
     to_string(v).unwrap_or_else(|_| v.type_name().to_string())
 }
